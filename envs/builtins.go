@@ -1,0 +1,22 @@
+package envs
+
+import "fmt"
+
+// Builtins returns a new registry holding every built-in env. Each call
+// builds a fresh registry: callers may register their own envs in it.
+func Builtins() *Registry {
+	r := NewRegistry()
+	for _, reg := range []func(*Registry) error{
+		registerGamesCore,   // builtins_games_core.go
+		registerGamesPuzzle, // builtins_games_puzzle.go
+		registerGamesWord,   // builtins_games_word.go
+		registerTasks,       // builtins_tasks.go
+		registerCode,        // builtins_code.go
+	} {
+		if err := reg(r); err != nil {
+			// Built-in ids are fixed at compile time: a clash is a bug in gemgo.
+			panic(fmt.Sprintf("envs: built-in registry: %v", err))
+		}
+	}
+	return r
+}

@@ -1,0 +1,67 @@
+package core
+
+import "math/rand/v2"
+
+// Info carries extra, env-specific facts about a reset or a step. Keys that
+// every env and wrapper agrees on are the Info* constants below.
+type Info map[string]any
+
+// Well-known Info keys.
+const (
+	// InfoSuccess (bool) is set on the step that ends an episode: true when
+	// the task was solved.
+	InfoSuccess = "success"
+	// InfoFormatError (bool) is true on a step whose action could not be parsed.
+	InfoFormatError = "format_error"
+	// InfoInvalid (bool) is true on a step whose action parsed but was not a
+	// legal move (the episode goes on).
+	InfoInvalid = "invalid_move"
+	// InfoTurn (int) is the number of turns taken so far in the episode.
+	InfoTurn = "turn"
+	// InfoMaxTurns (int) is the env's turn limit, set by Reset.
+	InfoMaxTurns = "max_turns"
+)
+
+// Step is the result of one Env.Step call.
+//
+// Terminated means the task itself ended (solved, failed, format error);
+// Truncated means a limit outside the task ended it (the turn limit). The two
+// are never merged: a learner bootstraps from the value of the next state
+// after a truncation and not after a termination.
+type Step struct {
+	Obs        string
+	Reward     float64
+	Terminated bool
+	Truncated  bool
+	Info       Info
+}
+
+// Done reports whether the episode ended on this step.
+func (s Step) Done() bool { return s.Terminated || s.Truncated }
+
+// Env is a text environment: the observation and the action are strings.
+//
+// Reset starts a new episode. The episode is a pure function of seed and the
+// actions that follow: the same seed and actions give the same observations
+// and rewards, always. Step must not be called before Reset or after a step
+// that returned Terminated or Truncated (it returns an error then). An action
+// that cannot be parsed is not an error: it is a format error, reported in
+// the Step (reward and termination by the env's rules). Step returns an error
+// only for misuse or for a failure outside the episode (a crashed tool
+// process, say).
+type Env interface {
+	Reset(seed uint64) (obs string, info Info, err error)
+	Step(action string) (Step, error)
+}
+
+// ActionSampler is implemented by envs that can draw a random valid action.
+// The action always parses (it may still be an illegal move).
+type ActionSampler interface {
+	SampleAction(r *rand.Rand) string
+}
+
+// Describer is implemented by envs that describe themselves in one line
+// (shown by `play -list`).
+type Describer interface {
+	Description() string
+}

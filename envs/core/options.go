@@ -1,0 +1,234 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Option is one named constructor option passed to Registry.Make, for
+// example With("max_turns", 8) or With("style", "brief").
+type Option struct {
+	Name  string
+	Value any
+}
+
+// With returns the option name = value.
+func With(name string, value any) Option { return Option{Name: name, Value: value} }
+
+// FromMap turns a map of options (as decoded from a YAML config) into
+// Options, sorted by name so that errors come in a fixed order.
+func FromMap(m map[string]any) []Option {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	out := make([]Option, 0, len(m))
+	for _, k := range names {
+		out = append(out, Option{Name: k, Value: m[k]})
+	}
+	return out
+}
+
+// Options is what a Factory reads its settings from. Each getter returns the
+// given value of an option, or its default when absent; a value of the wrong
+// kind or out of range records an error that names the option and its
+// allowed range. Make reports the first such error, and also any option that
+// was given but never read by the factory (an unknown option).
+type Options struct {
+	id    string
+	vals  map[string]any
+	read  map[string]bool
+	names []string // every option name the factory asked for, in order
+	err   error
+}
+
+// NewOptions collects opts for the env id (used in error messages).
+func NewOptions(id string, opts ...Option) *Options {
+	o := &Options{id: id, vals: map[string]any{}, read: map[string]bool{}}
+	for _, op := range opts {
+		o.vals[op.Name] = op.Value
+	}
+	return o
+}
+
+func (o *Options) fail(format string, args ...any) {
+	if o.err == nil {
+		o.err = fmt.Errorf("env %s: option "+format, append([]any{o.id}, args...)...)
+	}
+}
+
+func (o *Options) lookup(name string) (any, bool) {
+	if !o.read[name] {
+		o.names = append(o.names, name)
+	}
+	o.read[name] = true
+	v, ok := o.vals[name]
+	return v, ok
+}
+
+// Int reads an integer option in [lo, hi].
+func (o *Options) Int(name string, def, lo, hi int) int {
+	v, ok := o.lookup(name)
+	if !ok {
+		return def
+	}
+	var n int
+	switch x := v.(type) {
+	case int:
+		n = x
+	case int64:
+		n = int(x)
+	case uint64:
+		n = int(x)
+	case float64:
+		if x != math.Trunc(x) {
+			o.fail("%s = %v: want a whole number in [%d, %d]", name, v, lo, hi)
+			return def
+		}
+		n = int(x)
+	case string:
+		p, err := strconv.Atoi(strings.TrimSpace(x))
+		if err != nil {
+			o.fail("%s = %q: want a whole number in [%d, %d]", name, x, lo, hi)
+			return def
+		}
+		n = p
+	default:
+		o.fail("%s = %v (%T): want a whole number in [%d, %d]", name, v, v, lo, hi)
+		return def
+	}
+	if n < lo || n > hi {
+		o.fail("%s = %d is out of range: allowed [%d, %d]", name, n, lo, hi)
+		return def
+	}
+	return n
+}
+
+// Float reads a real-valued option in [lo, hi].
+func (o *Options) Float(name string, def, lo, hi float64) float64 {
+	v, ok := o.lookup(name)
+	if !ok {
+		return def
+	}
+	var f float64
+	switch x := v.(type) {
+	case float64:
+		f = x
+	case float32:
+		f = float64(x)
+	case int:
+		f = float64(x)
+	case int64:
+		f = float64(x)
+	case string:
+		p, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		if err != nil {
+			o.fail("%s = %q: want a number in [%g, %g]", name, x, lo, hi)
+			return def
+		}
+		f = p
+	default:
+		o.fail("%s = %v (%T): want a number in [%g, %g]", name, v, v, lo, hi)
+		return def
+	}
+	if math.IsNaN(f) || f < lo || f > hi {
+		o.fail("%s = %g is out of range: allowed [%g, %g]", name, f, lo, hi)
+		return def
+	}
+	return f
+}
+
+// Bool reads a boolean option.
+func (o *Options) Bool(name string, def bool) bool {
+	v, ok := o.lookup(name)
+	if !ok {
+		return def
+	}
+	switch x := v.(type) {
+	case bool:
+		return x
+	case string:
+		b, err := strconv.ParseBool(strings.TrimSpace(x))
+		if err == nil {
+			return b
+		}
+	}
+	o.fail("%s = %v: want true or false", name, v)
+	return def
+}
+
+// String reads a string option. When allowed is not empty the value must be
+// one of allowed.
+func (o *Options) String(name, def string, allowed ...string) string {
+	v, ok := o.lookup(name)
+	if !ok {
+		return def
+	}
+	s, isStr := v.(string)
+	if !isStr {
+		o.fail("%s = %v (%T): want a string", name, v, v)
+		return def
+	}
+	if len(allowed) > 0 {
+		for _, a := range allowed {
+			if s == a {
+				return s
+			}
+		}
+		o.fail("%s = %q: allowed values are %s", name, s, strings.Join(allowed, ", "))
+		return def
+	}
+	return s
+}
+
+// Style reads the common "style" option: StyleGEM (default) or StyleBrief.
+func (o *Options) Style() Style {
+	return Style(o.String("style", string(StyleGEM), string(StyleGEM), string(StyleBrief)))
+}
+
+// Failf records a custom error (a cross-option check, say).
+func (o *Options) Failf(format string, args ...any) {
+	if o.err == nil {
+		o.err = fmt.Errorf("env %s: "+format, append([]any{o.id}, args...)...)
+	}
+}
+
+// Err returns the first invalid option, or an error naming any option that
+// was given but never read, with the options this env accepts.
+func (o *Options) Err() error {
+	if o.err != nil {
+		return o.err
+	}
+	var unknown []string
+	for k := range o.vals {
+		if !o.read[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	sort.Strings(unknown)
+	valid := "none"
+	if len(o.names) > 0 {
+		known := append([]string(nil), o.names...)
+		sort.Strings(known)
+		valid = strings.Join(known, ", ")
+	}
+	return fmt.Errorf("env %s: unknown option %s (valid options: %s)", o.id, strings.Join(unknown, ", "), valid)
+}
+
+// Style is the instruction style of an env's observations.
+type Style string
+
+const (
+	// StyleGEM writes instructions as GEM's prose does.
+	StyleGEM Style = "gem"
+	// StyleBrief writes a one-line instruction: for small policies that read
+	// the text token by token.
+	StyleBrief Style = "brief"
+)

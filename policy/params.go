@@ -1,0 +1,136 @@
+package policy
+
+import (
+	"fmt"
+	"math/rand/v2"
+)
+
+// Config is the shape of a transformer policy (or critic).
+type Config struct {
+	Vocab   int `yaml:"vocab" json:"vocab"`     // token ids, set from the tokenizer
+	Context int `yaml:"context" json:"context"` // longest sequence (prompt + response) the model reads
+	Layers  int `yaml:"layers" json:"layers"`   // transformer blocks
+	DModel  int `yaml:"d_model" json:"d_model"` // width of the residual stream
+	Heads   int `yaml:"heads" json:"heads"`     // attention heads; DModel must be a multiple of Heads
+}
+
+// Validate checks the shape, naming the field and the allowed range.
+func (c Config) Validate() error {
+	switch {
+	case c.Vocab < 4 || c.Vocab > 1<<20:
+		return fmt.Errorf("model.vocab = %d: allowed [4, %d]", c.Vocab, 1<<20)
+	case c.Context < 2 || c.Context > 8192:
+		return fmt.Errorf("model.context = %d: allowed [2, 8192]", c.Context)
+	case c.Layers < 1 || c.Layers > 64:
+		return fmt.Errorf("model.layers = %d: allowed [1, 64]", c.Layers)
+	case c.DModel < 1 || c.DModel > 8192:
+		return fmt.Errorf("model.d_model = %d: allowed [1, 8192]", c.DModel)
+	case c.Heads < 1 || c.DModel%c.Heads != 0:
+		return fmt.Errorf("model.heads = %d: must be at least 1 and divide model.d_model = %d", c.Heads, c.DModel)
+	}
+	return nil
+}
+
+// Param is one named parameter tensor, row-major float32. Matrices are
+// (in, out) and applied as x·W + b.
+type Param struct {
+	Name  string
+	Shape []int
+	Data  []float32
+}
+
+// Size is the number of elements in p.
+func (p *Param) Size() int { return len(p.Data) }
+
+// ParamSpec names a parameter, its shape and its initialisation.
+type ParamSpec struct {
+	Name  string
+	Shape []int
+	Init  string // "normal" (N(0, 0.02²)), "ones" or "zeros"
+}
+
+// Specs lists every parameter of a model of shape c, in the fixed order used
+// by checkpoints and by the PyTorch reference's dumps (../shared/bench).
+func Specs(c Config) []ParamSpec {
+	d, ff := c.DModel, 4*c.DModel
+	s := []ParamSpec{{"tok_emb", []int{c.Vocab, d}, "normal"}, {"pos_emb", []int{c.Context, d}, "normal"}}
+	for l := 0; l < c.Layers; l++ {
+		p := fmt.Sprintf("h%d.", l)
+		s = append(s,
+			ParamSpec{p + "ln1.g", []int{d}, "ones"}, ParamSpec{p + "ln1.b", []int{d}, "zeros"},
+			ParamSpec{p + "wq", []int{d, d}, "normal"}, ParamSpec{p + "bq", []int{d}, "zeros"},
+			ParamSpec{p + "wk", []int{d, d}, "normal"}, ParamSpec{p + "bk", []int{d}, "zeros"},
+			ParamSpec{p + "wv", []int{d, d}, "normal"}, ParamSpec{p + "bv", []int{d}, "zeros"},
+			ParamSpec{p + "wo", []int{d, d}, "normal"}, ParamSpec{p + "bo", []int{d}, "zeros"},
+			ParamSpec{p + "ln2.g", []int{d}, "ones"}, ParamSpec{p + "ln2.b", []int{d}, "zeros"},
+			ParamSpec{p + "w1", []int{d, ff}, "normal"}, ParamSpec{p + "b1", []int{ff}, "zeros"},
+			ParamSpec{p + "w2", []int{ff, d}, "normal"}, ParamSpec{p + "b2", []int{d}, "zeros"},
+		)
+	}
+	return append(s,
+		ParamSpec{"lnf.g", []int{d}, "ones"}, ParamSpec{"lnf.b", []int{d}, "zeros"},
+		ParamSpec{"wout", []int{d, c.Vocab}, "normal"}, ParamSpec{"bout", []int{c.Vocab}, "zeros"},
+	)
+}
+
+// Weights is the parameter set of one transformer, in Specs order.
+type Weights struct {
+	Config Config
+	Params []*Param
+}
+
+// NewWeights initialises a model of shape c: embeddings and matrices
+// N(0, 0.02²), layer-norm gains 1, biases and shifts 0.
+func NewWeights(c Config, rng *rand.Rand) (*Weights, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	w := &Weights{Config: c}
+	for _, s := range Specs(c) {
+		n := 1
+		for _, k := range s.Shape {
+			n *= k
+		}
+		p := &Param{Name: s.Name, Shape: append([]int(nil), s.Shape...), Data: make([]float32, n)}
+		switch s.Init {
+		case "normal":
+			for i := range p.Data {
+				p.Data[i] = float32(rng.NormFloat64() * 0.02)
+			}
+		case "ones":
+			for i := range p.Data {
+				p.Data[i] = 1
+			}
+		}
+		w.Params = append(w.Params, p)
+	}
+	return w, nil
+}
+
+// Param returns the parameter called name, or nil.
+func (w *Weights) Param(name string) *Param {
+	for _, p := range w.Params {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// NumParams is the total number of scalars in w.
+func (w *Weights) NumParams() int {
+	n := 0
+	for _, p := range w.Params {
+		n += p.Size()
+	}
+	return n
+}
+
+// Clone returns a deep copy of w.
+func (w *Weights) Clone() *Weights {
+	c := &Weights{Config: w.Config}
+	for _, p := range w.Params {
+		c.Params = append(c.Params, &Param{Name: p.Name, Shape: append([]int(nil), p.Shape...), Data: append([]float32(nil), p.Data...)})
+	}
+	return c
+}
