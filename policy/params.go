@@ -73,20 +73,48 @@ func Specs(c Config) []ParamSpec {
 	)
 }
 
-// Weights is the parameter set of one transformer, in Specs order.
+// CriticSpecs lists every parameter of a value network of shape c: the
+// transformer of Specs without the output projection (wout, bout), plus a
+// scalar value head vhead.w (d_model×1) and vhead.b (1) read from the final
+// layer norm's output at the last prompt token.
+func CriticSpecs(c Config) []ParamSpec {
+	s := Specs(c)
+	s = s[:len(s)-2] // drop wout, bout
+	return append(s, ParamSpec{"vhead.w", []int{c.DModel, 1}, "normal"}, ParamSpec{"vhead.b", []int{1}, "zeros"})
+}
+
+// Weights is the parameter set of one network, in the order of its specs
+// (Specs for a policy, CriticSpecs for a critic).
 type Weights struct {
 	Config Config
 	Params []*Param
 }
 
-// NewWeights initialises a model of shape c: embeddings and matrices
+// AdamState is the optimizer state of one parameter set: the step count and
+// the first and second moments, aligned with Weights.Params.
+type AdamState struct {
+	Step int
+	M, V [][]float32
+}
+
+// NewWeights initialises a policy of shape c: embeddings and matrices
 // N(0, 0.02²), layer-norm gains 1, biases and shifts 0.
 func NewWeights(c Config, rng *rand.Rand) (*Weights, error) {
+	return NewWeightsFromSpecs(c, Specs(c), rng)
+}
+
+// NewCriticWeights initialises a value network of shape c (CriticSpecs).
+func NewCriticWeights(c Config, rng *rand.Rand) (*Weights, error) {
+	return NewWeightsFromSpecs(c, CriticSpecs(c), rng)
+}
+
+// NewWeightsFromSpecs initialises the parameters specs of a network of shape c.
+func NewWeightsFromSpecs(c Config, specs []ParamSpec, rng *rand.Rand) (*Weights, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
 	w := &Weights{Config: c}
-	for _, s := range Specs(c) {
+	for _, s := range specs {
 		n := 1
 		for _, k := range s.Shape {
 			n *= k

@@ -18,7 +18,8 @@ const (
 	InfoInvalid = "invalid_move"
 	// InfoTurn (int) is the number of turns taken so far in the episode.
 	InfoTurn = "turn"
-	// InfoMaxTurns (int) is the env's turn limit, set by Reset.
+	// InfoMaxTurns (int) is the env's turn limit, set by Reset of every env
+	// (1 for single-turn tasks): an episode ends within this many steps.
 	InfoMaxTurns = "max_turns"
 )
 
@@ -58,6 +59,12 @@ type Env interface {
 // The action always parses (it may still be an illegal move).
 type ActionSampler interface {
 	SampleAction(r *rand.Rand) string
+}
+
+// FormatErrorRewarder is implemented by envs whose format-error reward is
+// not RewardFormatError (a task family configured with no penalty, say).
+type FormatErrorRewarder interface {
+	FormatErrorReward() float64
 }
 
 // Describer is implemented by envs that describe themselves in one line
