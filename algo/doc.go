@@ -1,0 +1,15 @@
+// Package algo holds gemgo's reinforcement-learning algorithms over
+// turn-level transitions: one env turn is one transition (one prompt, one
+// response).
+//
+// returns.go is pure float64 math shared by all of them: discounted
+// returns, batch and group normalisation, the leave-one-out baseline and
+// GAE. Each algorithm lives in a file of its own, CleanRL-style, and
+// differs from the others only in how it turns rewards into per-turn
+// advantages (and, for PPO, in its critic):
+//
+//   - REINFORCE: A_t = G_t.
+//   - ReBN: A_t = (G_t − mean G) / (std G + ε) over the batch.
+//   - GRPO (and Dr.GRPO, RLOO): one advantage per episode from its group.
+//   - PPO: GAE over turns with a learned turn-level critic.
+package algo
