@@ -1,0 +1,145 @@
+package buffer
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+)
+
+// Transition is one env turn: the policy read Prompt and wrote Response.
+type Transition struct {
+	Prompt   []int     // token ids the policy read (BOS … SEP)
+	Response []int     // token ids the policy wrote (… EOS)
+	LogProbs []float32 // sampling log-probs of Response, one per token
+
+	Reward     float64 // the env's reward for this turn
+	Terminated bool    // the episode ended here by the task's rules
+	Truncated  bool    // the episode ended here by a limit (turn limit)
+	Value      float64 // the critic's V(s_t) at sampling time (PPO)
+	NextValue  float64 // V(s_{t+1}); used only when the episode was truncated here
+
+	Episode int // episode id, unique within the buffer
+	Group   int // GRPO group id: episodes reset with the same seed share it
+	Turn    int // 0-based turn index within the episode
+
+	// Filled by an algorithm before the update.
+	Advantage float64
+	Return    float64
+}
+
+// Episode summarises one finished episode.
+type Episode struct {
+	ID      int
+	Group   int
+	Seed    uint64
+	Return  float64 // undiscounted sum of rewards
+	Turns   int
+	Success bool
+	First   int // index of its first transition in Buffer.Transitions
+}
+
+// Buffer holds the transitions of finished episodes, in episode order.
+type Buffer struct {
+	Transitions []Transition
+	Episodes    []Episode
+}
+
+// AddEpisode appends the turns of one finished episode. The turns must be
+// in order and the last one must end the episode (Terminated or Truncated).
+// It assigns the episode id and each turn's Episode, Group and Turn fields.
+func (b *Buffer) AddEpisode(group int, seed uint64, success bool, turns []Transition) (Episode, error) {
+	if len(turns) == 0 {
+		return Episode{}, fmt.Errorf("buffer: episode with no turns")
+	}
+	last := turns[len(turns)-1]
+	if !last.Terminated && !last.Truncated {
+		return Episode{}, fmt.Errorf("buffer: episode's last turn neither terminated nor truncated")
+	}
+	ep := Episode{ID: len(b.Episodes), Group: group, Seed: seed, Turns: len(turns), Success: success, First: len(b.Transitions)}
+	for i, tr := range turns {
+		if len(tr.LogProbs) != len(tr.Response) {
+			return Episode{}, fmt.Errorf("buffer: turn %d has %d log-probs for %d response tokens", i, len(tr.LogProbs), len(tr.Response))
+		}
+		if i < len(turns)-1 && (tr.Terminated || tr.Truncated) {
+			return Episode{}, fmt.Errorf("buffer: turn %d of %d ends the episode early", i, len(turns))
+		}
+		tr.Episode, tr.Group, tr.Turn = ep.ID, group, i
+		ep.Return += tr.Reward
+		b.Transitions = append(b.Transitions, tr)
+	}
+	b.Episodes = append(b.Episodes, ep)
+	return ep, nil
+}
+
+// Turns returns the transitions of episode e (a view into the buffer).
+func (b *Buffer) Turns(e Episode) []Transition {
+	return b.Transitions[e.First : e.First+e.Turns]
+}
+
+// Len is the number of transitions.
+func (b *Buffer) Len() int { return len(b.Transitions) }
+
+// Clear empties the buffer, keeping its storage.
+func (b *Buffer) Clear() {
+	clear(b.Transitions)
+	b.Transitions = b.Transitions[:0]
+	b.Episodes = b.Episodes[:0]
+}
+
+// Stats summarises the episodes in the buffer.
+type Stats struct {
+	Episodes    int
+	Transitions int
+	MeanReturn  float64
+	SuccessRate float64
+	MeanTurns   float64
+}
+
+// Stats returns the mean return, success rate and turns of the episodes.
+func (b *Buffer) Stats() Stats {
+	s := Stats{Episodes: len(b.Episodes), Transitions: len(b.Transitions)}
+	if s.Episodes == 0 {
+		return s
+	}
+	for _, e := range b.Episodes {
+		s.MeanReturn += e.Return
+		s.MeanTurns += float64(e.Turns)
+		if e.Success {
+			s.SuccessRate++
+		}
+	}
+	n := float64(s.Episodes)
+	s.MeanReturn /= n
+	s.MeanTurns /= n
+	s.SuccessRate /= n
+	return s
+}
+
+// Minibatches splits the transitions into minibatches of at most size
+// indices, shuffled by rng, with sequences of similar length together: the
+// indices are shuffled, sorted by total length (prompt + response) within
+// windows of 8 minibatches, cut into minibatches, and the minibatches
+// shuffled again. Every index appears exactly once.
+func (b *Buffer) Minibatches(size int, rng *rand.Rand) [][]int {
+	n := len(b.Transitions)
+	if size < 1 {
+		size = 1
+	}
+	idx := rng.Perm(n)
+	window := 8 * size
+	for lo := 0; lo < n; lo += window {
+		hi := min(lo+window, n)
+		part := idx[lo:hi]
+		sort.SliceStable(part, func(i, j int) bool { return b.seqLen(part[i]) < b.seqLen(part[j]) })
+	}
+	var batches [][]int
+	for lo := 0; lo < n; lo += size {
+		batches = append(batches, idx[lo:min(lo+size, n)])
+	}
+	rng.Shuffle(len(batches), func(i, j int) { batches[i], batches[j] = batches[j], batches[i] })
+	return batches
+}
+
+func (b *Buffer) seqLen(i int) int {
+	return len(b.Transitions[i].Prompt) + len(b.Transitions[i].Response)
+}

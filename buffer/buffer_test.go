@@ -1,0 +1,116 @@
+package buffer
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func turn(promptLen, respLen int, r float64) Transition {
+	return Transition{Prompt: make([]int, promptLen), Response: make([]int, respLen), LogProbs: make([]float32, respLen), Reward: r}
+}
+
+func TestAddEpisode(t *testing.T) {
+	var b Buffer
+	last := turn(3, 2, 1)
+	last.Terminated = true
+	ep, err := b.AddEpisode(5, 9, true, []Transition{turn(2, 2, 0), turn(3, 1, 0.5), last})
+	require.NoError(t, err)
+	assert.Equal(t, Episode{ID: 0, Group: 5, Seed: 9, Return: 1.5, Turns: 3, Success: true, First: 0}, ep)
+	trunc := turn(1, 1, -0.1)
+	trunc.Truncated = true
+	ep2, err := b.AddEpisode(5, 9, false, []Transition{trunc})
+	require.NoError(t, err)
+	assert.Equal(t, 1, ep2.ID)
+	assert.Equal(t, 3, ep2.First)
+	turns := b.Turns(ep)
+	for i, tr := range turns {
+		assert.Equal(t, i, tr.Turn)
+		assert.Equal(t, 0, tr.Episode)
+		assert.Equal(t, 5, tr.Group)
+	}
+	s := b.Stats()
+	assert.Equal(t, 2, s.Episodes)
+	assert.Equal(t, 4, s.Transitions)
+	assert.InDelta(t, (1.5-0.1)/2, s.MeanReturn, 1e-12)
+	assert.InDelta(t, 0.5, s.SuccessRate, 1e-12)
+	assert.InDelta(t, 2, s.MeanTurns, 1e-12)
+	b.Clear()
+	assert.Equal(t, 0, b.Len())
+	assert.Equal(t, Stats{}, b.Stats())
+}
+
+func TestAddEpisodeErrors(t *testing.T) {
+	var b Buffer
+	_, err := b.AddEpisode(0, 0, false, nil)
+	assert.Error(t, err)
+	_, err = b.AddEpisode(0, 0, false, []Transition{turn(1, 1, 0)})
+	assert.ErrorContains(t, err, "neither terminated nor truncated")
+	early := turn(1, 1, 0)
+	early.Terminated = true
+	end := turn(1, 1, 0)
+	end.Truncated = true
+	_, err = b.AddEpisode(0, 0, false, []Transition{early, end})
+	assert.ErrorContains(t, err, "early")
+	bad := turn(1, 2, 0)
+	bad.LogProbs = bad.LogProbs[:1]
+	bad.Terminated = true
+	_, err = b.AddEpisode(0, 0, false, []Transition{bad})
+	assert.ErrorContains(t, err, "log-probs")
+	assert.Equal(t, 0, b.Len(), "a rejected episode adds nothing")
+}
+
+func TestMinibatches(t *testing.T) {
+	for seed := uint64(0); seed < 50; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 1))
+		var b Buffer
+		n := 1 + rng.IntN(300)
+		for i := 0; i < n; i++ {
+			tr := turn(1+rng.IntN(60), 1+rng.IntN(8), 0)
+			tr.Terminated = true
+			_, err := b.AddEpisode(i, 0, false, []Transition{tr})
+			require.NoError(t, err)
+		}
+		size := 1 + rng.IntN(64)
+		batches := b.Minibatches(size, rand.New(rand.NewPCG(seed, 2)))
+		seen := make([]int, n)
+		for _, mb := range batches {
+			assert.LessOrEqual(t, len(mb), size)
+			assert.NotEmpty(t, mb)
+			for _, i := range mb {
+				seen[i]++
+			}
+		}
+		for i, c := range seen {
+			assert.Equal(t, 1, c, "index %d", i)
+		}
+		// Same seed, same batches.
+		again := b.Minibatches(size, rand.New(rand.NewPCG(seed, 2)))
+		assert.Equal(t, batches, again)
+	}
+}
+
+func TestMinibatchesBucketByLength(t *testing.T) {
+	// Half the sequences are short, half long: with bucketing, a minibatch
+	// of 8 from a window of 64 holds lengths that are close together.
+	var b Buffer
+	rng := rand.New(rand.NewPCG(7, 7))
+	for i := 0; i < 64; i++ {
+		l := 4
+		if i%2 == 1 {
+			l = 100
+		}
+		tr := turn(l, 1, 0)
+		tr.Terminated = true
+		_, err := b.AddEpisode(i, 0, false, []Transition{tr})
+		require.NoError(t, err)
+	}
+	for _, mb := range b.Minibatches(8, rng) {
+		first := b.seqLen(mb[0])
+		for _, i := range mb {
+			assert.Equal(t, first, b.seqLen(i), "mixed lengths in a minibatch")
+		}
+	}
+}
