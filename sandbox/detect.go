@@ -1,0 +1,167 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Ways the network can be isolated (Isolation.Network).
+const (
+	// NetNamespace: a new network namespace, created directly (as root).
+	NetNamespace = "netns"
+	// NetUserNamespace: a new network namespace inside a new user namespace
+	// (an unprivileged user, the user mapped to itself).
+	NetUserNamespace = "userns+netns"
+	// NetNone: the network is NOT isolated.
+	NetNone = "none"
+)
+
+// Ways the CPU, memory and file-size limits can be set (Isolation.Limits).
+const (
+	// LimitsPrlimit: util-linux prlimit(1) sets the rlimits, then execs.
+	LimitsPrlimit = "prlimit"
+	// LimitsUlimit: `/bin/sh -c ulimit` sets CPU and memory rlimits.
+	LimitsUlimit = "ulimit"
+	// LimitsNone: only the wall-clock and output limits hold.
+	LimitsNone = "none"
+)
+
+// Isolation says what a run is isolated from. Get it from Detect.
+type Isolation struct {
+	// Network is NetNamespace, NetUserNamespace or NetNone.
+	Network string
+	// PID is true when the program runs in its own PID namespace.
+	PID bool
+	// Limits is LimitsPrlimit, LimitsUlimit or LimitsNone.
+	Limits string
+
+	cloneflags uintptr
+	userns     bool
+	tool       string // path of prlimit or sh
+}
+
+// NetworkIsolated reports whether runs without Spec.Network have no network.
+func (i Isolation) NetworkIsolated() bool { return i.Network != NetNone }
+
+// String describes the isolation in one line, for logs and Info maps.
+func (i Isolation) String() string {
+	var b strings.Builder
+	if i.NetworkIsolated() {
+		fmt.Fprintf(&b, "network: isolated (%s)", i.Network)
+	} else {
+		b.WriteString("network: NOT isolated")
+	}
+	if i.PID {
+		b.WriteString("; processes: pid namespace + process group")
+	} else {
+		b.WriteString("; processes: process group only")
+	}
+	switch i.Limits {
+	case LimitsPrlimit:
+		b.WriteString("; limits: wall, output, cpu, memory, file size (prlimit)")
+	case LimitsUlimit:
+		b.WriteString("; limits: wall, output, cpu, memory (ulimit)")
+	default:
+		b.WriteString("; limits: wall, output only (no prlimit or sh)")
+	}
+	b.WriteString("; files: fresh temp dir as cwd, file system NOT isolated")
+	return b.String()
+}
+
+var detected struct {
+	once sync.Once
+	iso  Isolation
+}
+
+// Detect returns the isolation this machine allows, probing it on the first
+// call (by starting a trivial program under each mechanism, strongest
+// first) and caching the answer for the life of the process.
+func Detect() Isolation {
+	detected.once.Do(func() { detected.iso = detect() })
+	return detected.iso
+}
+
+// detect probes the machine (uncached).
+func detect() Isolation {
+	iso := Isolation{Network: NetNone, Limits: LimitsNone}
+	probe, err := exec.LookPath("true")
+	if err != nil {
+		probe, err = exec.LookPath("sh")
+		if err != nil {
+			return iso
+		}
+	}
+	for _, c := range nsCandidates() {
+		attr := &syscall.SysProcAttr{Setpgid: true}
+		applyNamespaces(attr, c.flags, c.userns)
+		if runProbe(attr, probe) == nil {
+			iso.Network, iso.PID, iso.cloneflags, iso.userns = c.name, c.pid, c.flags, c.userns
+			break
+		}
+	}
+	if p, err := exec.LookPath("prlimit"); err == nil && runProbe(&syscall.SysProcAttr{Setpgid: true}, p, "--core=0:0", "--", probe) == nil {
+		iso.Limits, iso.tool = LimitsPrlimit, p
+	} else if sh, err := exec.LookPath("sh"); err == nil && runProbe(&syscall.SysProcAttr{Setpgid: true}, sh, "-c", "ulimit -c 0 && exec \"$@\"", "sh", probe) == nil {
+		iso.Limits, iso.tool = LimitsUlimit, sh
+	}
+	return iso
+}
+
+// runProbe runs argv with attr and a short timeout.
+func runProbe(attr *syscall.SysProcAttr, argv ...string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.SysProcAttr = attr
+	cmd.Env = []string{"PATH=/usr/bin:/bin"}
+	return cmd.Run()
+}
+
+// nsCandidate is one way to isolate the network, tried in order.
+type nsCandidate struct {
+	name   string
+	flags  uintptr
+	userns bool
+	pid    bool
+}
+
+// wrap returns the argv that runs prog with args under the rlimits of lim.
+func (i Isolation) wrap(lim Limits, prog string, args []string) []string {
+	cpu := cpuSeconds(lim.CPU)
+	switch i.Limits {
+	case LimitsPrlimit:
+		argv := []string{i.tool,
+			fmt.Sprintf("--cpu=%d:%d", cpu, cpu),
+			fmt.Sprintf("--as=%d:%d", lim.MemoryBytes, lim.MemoryBytes),
+			fmt.Sprintf("--fsize=%d:%d", lim.FileBytes, lim.FileBytes),
+			"--core=0:0", "--", prog}
+		return append(argv, args...)
+	case LimitsUlimit:
+		script := fmt.Sprintf(`ulimit -t %d && ulimit -v %d && ulimit -c 0 && exec "$@"`, cpu, (lim.MemoryBytes+1023)/1024)
+		argv := []string{i.tool, "-c", script, "sh", prog}
+		return append(argv, args...)
+	}
+	return append([]string{prog}, args...)
+}
+
+// cpuSeconds is d rounded up to whole seconds, at least 1 (RLIMIT_CPU's unit).
+func cpuSeconds(d time.Duration) int64 {
+	s := int64((d + time.Second - 1) / time.Second)
+	return max(s, 1)
+}
+
+// attr returns the process attributes of a run: its own process group,
+// killed with the parent, and the namespaces unless network is allowed.
+func (i Isolation) attr(network bool) *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Setpgid: true}
+	setPdeathsig(a)
+	if !network && i.cloneflags != 0 {
+		applyNamespaces(a, i.cloneflags, i.userns)
+	}
+	return a
+}

@@ -1,0 +1,34 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"os"
+	"syscall"
+)
+
+// nsCandidates lists the namespace setups to probe, strongest first.
+func nsCandidates() []nsCandidate {
+	const netpid = syscall.CLONE_NEWNET | syscall.CLONE_NEWPID
+	return []nsCandidate{
+		{name: NetNamespace, flags: netpid, pid: true},
+		{name: NetUserNamespace, flags: netpid, userns: true, pid: true},
+		{name: NetNamespace, flags: syscall.CLONE_NEWNET},
+		{name: NetUserNamespace, flags: syscall.CLONE_NEWNET, userns: true},
+	}
+}
+
+// applyNamespaces sets the clone flags on a; with userns, the caller's user
+// and group are mapped to themselves inside a new user namespace.
+func applyNamespaces(a *syscall.SysProcAttr, flags uintptr, userns bool) {
+	a.Cloneflags = flags
+	if userns {
+		a.Cloneflags |= syscall.CLONE_NEWUSER
+		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
+		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
+		a.GidMappingsEnableSetgroups = false
+	}
+}
+
+// setPdeathsig kills the program if the thread that started it dies.
+func setPdeathsig(a *syscall.SysProcAttr) { a.Pdeathsig = syscall.SIGKILL }

@@ -1,0 +1,166 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+var (
+	errWall   = errors.New("wall-clock limit")
+	errOutput = errors.New("output limit")
+)
+
+// Run runs spec under the isolation Detect reports. It returns an error
+// when the program could not be started (not found, bad Spec) or when ctx
+// was cancelled; otherwise Result.Status says how the program ended.
+func Run(ctx context.Context, spec Spec) (Result, error) {
+	return run(ctx, spec, Detect())
+}
+
+// run is Run under a given isolation (tests force weaker ones).
+func run(ctx context.Context, spec Spec, iso Isolation) (Result, error) {
+	if len(spec.Cmd) == 0 || spec.Cmd[0] == "" {
+		return Result{}, errors.New("sandbox: empty Spec.Cmd: give the program to run")
+	}
+	if err := spec.Limits.Validate(); err != nil {
+		return Result{}, err
+	}
+	lim := spec.Limits.withDefaults()
+	prog, err := exec.LookPath(spec.Cmd[0])
+	if err != nil {
+		return Result{}, fmt.Errorf("sandbox: program %q not found: %w", spec.Cmd[0], err)
+	}
+	if prog, err = filepath.Abs(prog); err != nil {
+		return Result{}, fmt.Errorf("sandbox: program %q: %w", spec.Cmd[0], err)
+	}
+	dir, err := os.MkdirTemp("", "gemgo-sandbox-")
+	if err != nil {
+		return Result{}, fmt.Errorf("sandbox: working directory: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	if err := writeFiles(dir, spec.Files); err != nil {
+		return Result{}, err
+	}
+
+	runCtx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	wallCtx, cancelWall := context.WithTimeoutCause(runCtx, lim.Wall, errWall)
+	defer cancelWall()
+
+	argv := iso.wrap(lim, prog, spec.Cmd[1:])
+	cmd := exec.CommandContext(wallCtx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = append([]string{
+		"PATH=/usr/local/bin:/usr/bin:/bin",
+		"HOME=" + dir,
+		"TMPDIR=" + dir,
+		"LANG=C.UTF-8",
+		"LC_ALL=C.UTF-8",
+	}, spec.Env...)
+	cmd.Stdin = bytes.NewReader(spec.Stdin)
+	onOverflow := func() { stop(errOutput) }
+	stdout := &capture{limit: lim.OutputBytes, overflow: onOverflow}
+	stderr := &capture{limit: lim.OutputBytes, overflow: onOverflow}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.SysProcAttr = iso.attr(spec.Network)
+	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
+	// A child that escaped the group and holds a pipe open cannot keep
+	// Wait blocked for more than this.
+	cmd.WaitDelay = 500 * time.Millisecond
+
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return Result{}, fmt.Errorf("sandbox: start %s: %w", spec.Cmd[0], err)
+	}
+	waitErr := cmd.Wait()
+	wall := time.Since(start)
+	_ = killGroup(cmd.Process.Pid) // whatever the program left in its group
+	if ctx.Err() != nil {
+		return Result{}, fmt.Errorf("sandbox: run %s: %w", spec.Cmd[0], ctx.Err())
+	}
+	ps := cmd.ProcessState
+	if ps == nil {
+		return Result{}, fmt.Errorf("sandbox: run %s: %w", spec.Cmd[0], waitErr)
+	}
+
+	res := Result{Wall: wall, CPU: ps.UserTime() + ps.SystemTime(), ExitCode: ps.ExitCode(), Isolation: iso}
+	res.Stdout, res.Truncated = stdout.bytes()
+	var errTrunc bool
+	res.Stderr, errTrunc = stderr.bytes()
+	res.Truncated = res.Truncated || errTrunc
+	var sig syscall.Signal
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		sig = ws.Signal()
+		res.Signal = sig.String()
+	}
+	res.Status = classify(res, sig, context.Cause(wallCtx), lim, iso)
+	return res, nil
+}
+
+// classify decides the Status of a finished run.
+func classify(res Result, sig syscall.Signal, cause error, lim Limits, iso Isolation) Status {
+	switch {
+	case errors.Is(cause, errOutput):
+		return StatusOutputLimit
+	case errors.Is(cause, errWall):
+		return StatusTimeout
+	case sig == syscall.SIGXCPU:
+		return StatusCPULimit
+	case sig == syscall.SIGKILL && iso.Limits != LimitsNone &&
+		res.CPU >= time.Duration(cpuSeconds(lim.CPU))*time.Second/2:
+		// At the hard RLIMIT_CPU the kernel sends SIGKILL (a pid-1 program
+		// ignores the soft limit's SIGXCPU). The CPU time rusage reports
+		// runs short of the kernel's own count by up to a tenth or so, hence
+		// the margin; no other SIGKILL comes from the sandbox itself.
+		return StatusCPULimit
+	case res.ExitCode != 0 && allocFailed(res.Stderr):
+		return StatusMemoryLimit
+	case res.ExitCode != 0:
+		return StatusRuntimeError
+	}
+	return StatusOK
+}
+
+// allocFailed reports whether stderr names a failed allocation.
+func allocFailed(stderr []byte) bool {
+	for _, s := range []string{"MemoryError", "Cannot allocate memory", "bad_alloc", "out of memory"} {
+		if bytes.Contains(stderr, []byte(s)) {
+			return true
+		}
+	}
+	return false
+}
+
+// killGroup kills the process group led by pid (and, in a PID namespace,
+// with its pid 1 every process in it).
+func killGroup(pid int) error {
+	err := syscall.Kill(-pid, syscall.SIGKILL)
+	if errors.Is(err, syscall.ESRCH) {
+		return nil
+	}
+	return err
+}
+
+// writeFiles writes files into dir; names must stay inside dir.
+func writeFiles(dir string, files map[string][]byte) error {
+	for name, data := range files {
+		if !filepath.IsLocal(name) {
+			return fmt.Errorf("sandbox: file name %q must be a relative path inside the working directory", name)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return fmt.Errorf("sandbox: write %s: %w", name, err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return fmt.Errorf("sandbox: write %s: %w", name, err)
+		}
+	}
+	return nil
+}
