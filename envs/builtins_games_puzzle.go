@@ -1,6 +1,17 @@
 package envs
 
+import (
+	"github.com/gemgo/gemgo/envs/game/minesweeper"
+)
+
 // registerGamesPuzzle registers the built-in envs of this family.
 func registerGamesPuzzle(r *Registry) error {
+	for _, reg := range []func(*Registry) error{
+		minesweeper.Register,
+	} {
+		if err := reg(r); err != nil {
+			return err
+		}
+	}
 	return nil
 }
