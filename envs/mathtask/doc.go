@@ -1,0 +1,9 @@
+// Package mathtask holds gemgo's math task family (ids "math:..."): procedural
+// arithmetic, algebra, fraction, percentage and word problems generated from
+// the episode seed, a loader for any JSONL dataset of question/answer pairs
+// (GSM8K's "#### 42" answers included), and Equivalent, the answer checker
+// that accepts equal numbers in any written form.
+//
+// The directory is named mathtask so that it does not shadow the standard
+// library's math package in imports; the env ids keep GEM's "math:" prefix.
+package mathtask

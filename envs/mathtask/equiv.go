@@ -1,0 +1,284 @@
+package mathtask
+
+import (
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/gemgo/gemgo/envs/core"
+)
+
+// Equivalent reports whether the predicted answer pred means the same as the
+// reference answer gold. Both are normalised first: the content of the last
+// \boxed{...} (nested boxes unwrapped), the part after a GSM8K "####", LaTeX
+// spacing, \left/\right, \text{...}, dollar signs, degree marks and a
+// leading "x =" are removed, and \dfrac and \tfrac read as \frac.
+//
+// Numbers compare as exact rationals (math/big.Rat), in any written form:
+// 1/2, 0.5, \frac{1}{2}, \frac12, 1,000 (thousands separators), 5e3,
+// -\frac{3}{4}, and with a trailing unit word ("5 cm", "5 dollars", "3 km/h").
+// A percentage p% equals both p/100 and p (so 50% matches 0.5 and 50).
+// Decimals are never rounded: 0.33 does not equal 1/3. Tuples and intervals,
+// "(1, 2)" or "[0, \frac{1}{2})", compare element by element with the same
+// brackets. Anything else compares as text, with spaces removed and case folded.
+//
+// Equivalent is symmetric, never panics, and returns false when either side
+// is empty.
+func Equivalent(pred, gold string) bool {
+	return equivNorm(Normalize(pred), Normalize(gold), 0)
+}
+
+const maxDepth = 8
+
+func equivNorm(p, g string, depth int) bool {
+	if p == "" || g == "" || depth > maxDepth {
+		return false
+	}
+	pv, pok := Numbers(p)
+	gv, gok := Numbers(g)
+	if pok && gok {
+		for _, a := range pv {
+			for _, b := range gv {
+				if a.Cmp(b) == 0 {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if pe, popen, pclose, ok := splitTuple(p); ok {
+		if ge, gopen, gclose, ok := splitTuple(g); ok {
+			if popen != gopen || pclose != gclose || len(pe) != len(ge) {
+				return false
+			}
+			for i := range pe {
+				if !equivNorm(pe[i], ge[i], depth+1) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return compact(p) == compact(g)
+}
+
+var (
+	reText      = regexp.MustCompile(`\\(?:text|textbf|textrm|mathrm|mathbf|mbox|operatorname)\s*\{([^{}]*)\}`)
+	reDegree    = regexp.MustCompile(`\^\s*\{?\s*\\circ\s*\}?|°|\\circ`)
+	reAssign    = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9_]*\s*=\s*([^=]+)$`)
+	reSingleBr  = regexp.MustCompile(`\{(\w)\}`)
+	reSpace     = regexp.MustCompile(`\s+`)
+	spacingCmds = strings.NewReplacer(
+		`\left`, "", `\right`, "", `\!`, "", `\,`, " ", `\;`, " ", `\:`, " ", `\ `, " ", `~`, " ",
+		`\dfrac`, `\frac`, `\tfrac`, `\frac`, `\%`, "%", `\$`, "", "$", "", `{,}`, ",",
+		"−", "-", `\displaystyle`, "", `\cdot`, `\cdot `,
+	)
+)
+
+// Normalize is the canonical text form Equivalent compares: see Equivalent.
+func Normalize(s string) string {
+	for range maxDepth {
+		c, ok := core.LastBoxed(s)
+		if !ok {
+			break
+		}
+		s = c
+	}
+	if i := strings.LastIndex(s, "####"); i >= 0 {
+		s = s[i+4:]
+	}
+	s = strings.TrimSpace(s)
+	for _, w := range [][2]string{{`\(`, `\)`}, {`\[`, `\]`}} {
+		if strings.HasPrefix(s, w[0]) && strings.HasSuffix(s, w[1]) && len(s) >= 4 {
+			s = s[2 : len(s)-2]
+		}
+	}
+	s = spacingCmds.Replace(s)
+	for range maxDepth {
+		t := reText.ReplaceAllString(s, "$1")
+		if t == s {
+			break
+		}
+		s = t
+	}
+	s = reDegree.ReplaceAllString(s, "")
+	s = strings.TrimSpace(s)
+	s = strings.TrimSuffix(s, ".")
+	if m := reAssign.FindStringSubmatch(s); m != nil {
+		s = m[1]
+	}
+	return strings.TrimSpace(reSpace.ReplaceAllString(s, " "))
+}
+
+// compact is the text form of a non-numeric answer: no spaces, lower case,
+// braces around single characters dropped (x^{2} = x^2).
+func compact(s string) string {
+	s = strings.ToLower(strings.ReplaceAll(s, " ", ""))
+	return reSingleBr.ReplaceAllString(s, "$1")
+}
+
+var (
+	// number: sign, then \frac{a}{b}, \frac ab, a/b, a decimal with optional
+	// thousands separators, and an optional exponent.
+	reNumber = regexp.MustCompile(`^([+-]?)\s*(\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}|\\frac\s*(\d)\s*(\d)|(\d[\d,]*(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?(?:\s*/\s*(\d+))?)`)
+	reUnit   = regexp.MustCompile(`^(?:[a-zA-Z][a-zA-Z .]*?(?:/[a-zA-Z]+)?(?:\^\{?\d\}?|²|³)?)?\s*(%?)$`)
+	reThou   = regexp.MustCompile(`^\d{1,3}(?:,\d{3})+(?:\.\d*)?$`)
+)
+
+// maxExp bounds decimal exponents so that 1e999999999 cannot exhaust memory.
+const maxExp = 400
+
+// Numbers reads s (already normalised) as a number with an optional unit or
+// percent sign. ok is false when s is not a number. A percentage gives two
+// values, p/100 and p; anything else gives one.
+func Numbers(s string) (vals []*big.Rat, ok bool) {
+	s = strings.TrimSpace(s)
+	m := reNumber.FindStringSubmatch(s)
+	if m == nil {
+		return nil, false
+	}
+	rest := strings.TrimSpace(s[len(m[0]):])
+	u := reUnit.FindStringSubmatch(rest)
+	if u == nil {
+		return nil, false
+	}
+	var v *big.Rat
+	switch {
+	case m[3] != "" || m[4] != "": // \frac{a}{b}
+		num, ok1 := plainNumber(m[3])
+		den, ok2 := plainNumber(m[4])
+		if !ok1 || !ok2 || den.Sign() == 0 {
+			return nil, false
+		}
+		v = new(big.Rat).Quo(num, den)
+	case m[5] != "": // \frac12
+		v = big.NewRat(int64(m[5][0]-'0'), 1)
+		d := int64(m[6][0] - '0')
+		if d == 0 {
+			return nil, false
+		}
+		v.Quo(v, big.NewRat(d, 1))
+	default:
+		num, ok1 := decimal(m[7], m[8])
+		if !ok1 {
+			return nil, false
+		}
+		v = num
+		if m[9] != "" {
+			den, ok2 := decimal(m[9], "")
+			if !ok2 || den.Sign() == 0 {
+				return nil, false
+			}
+			v.Quo(v, den)
+		}
+	}
+	if m[1] == "-" {
+		v.Neg(v)
+	}
+	if u[1] == "%" {
+		return []*big.Rat{new(big.Rat).Quo(v, big.NewRat(100, 1)), v}, true
+	}
+	return []*big.Rat{v}, true
+}
+
+// plainNumber reads a signed decimal, as found inside \frac{...}{...}.
+func plainNumber(s string) (*big.Rat, bool) {
+	s = strings.ReplaceAll(strings.TrimSpace(s), " ", "")
+	neg := false
+	if strings.HasPrefix(s, "-") {
+		neg, s = true, s[1:]
+	} else if strings.HasPrefix(s, "+") {
+		s = s[1:]
+	}
+	v, ok := decimal(s, "")
+	if !ok {
+		return nil, false
+	}
+	if neg {
+		v.Neg(v)
+	}
+	return v, true
+}
+
+// decimal reads digits (with valid thousands separators) and an exponent.
+func decimal(digits, exp string) (*big.Rat, bool) {
+	if digits == "" || len(digits) > 1000 {
+		return nil, false
+	}
+	if strings.Contains(digits, ",") {
+		if !reThou.MatchString(digits) {
+			return nil, false
+		}
+		digits = strings.ReplaceAll(digits, ",", "")
+	}
+	for _, c := range digits {
+		if (c < '0' || c > '9') && c != '.' {
+			return nil, false
+		}
+	}
+	if strings.Count(digits, ".") > 1 {
+		return nil, false
+	}
+	digits = strings.TrimSuffix(digits, ".")
+	if digits == "" {
+		return nil, false
+	}
+	v, ok := new(big.Rat).SetString(digits)
+	if !ok {
+		return nil, false
+	}
+	if exp != "" {
+		e, err := strconv.Atoi(exp)
+		if err != nil || e > maxExp || e < -maxExp {
+			return nil, false
+		}
+		p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(absInt(e))), nil)
+		if e >= 0 {
+			v.Mul(v, new(big.Rat).SetInt(p))
+		} else {
+			v.Quo(v, new(big.Rat).SetInt(p))
+		}
+	}
+	return v, true
+}
+
+func absInt(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// splitTuple splits "(a, b, ...)" or "[a, b)" at its top-level commas. A
+// bare list "a, b" (commas that are not thousands separators) splits too,
+// with empty brackets. ok is false when s has no top-level comma.
+func splitTuple(s string) (elems []string, open, close byte, ok bool) {
+	inner := s
+	if len(s) >= 2 && (s[0] == '(' || s[0] == '[') && (s[len(s)-1] == ')' || s[len(s)-1] == ']') {
+		open, close = s[0], s[len(s)-1]
+		inner = s[1 : len(s)-1]
+	}
+	depth, start := 0, 0
+	for i := 0; i < len(inner); i++ {
+		switch inner[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+			if depth < 0 {
+				return nil, 0, 0, false
+			}
+		case ',':
+			if depth == 0 {
+				elems = append(elems, strings.TrimSpace(inner[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	if depth != 0 || len(elems) == 0 {
+		return nil, 0, 0, false
+	}
+	elems = append(elems, strings.TrimSpace(inner[start:]))
+	return elems, open, close, true
+}

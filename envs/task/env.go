@@ -1,0 +1,202 @@
+package task
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/gemgo/gemgo/envs/core"
+)
+
+// Info keys reported by every single-turn task.
+const (
+	// InfoCorrect (bool) is true on the step whose answer scored 1.
+	InfoCorrect = "correct"
+	// InfoScore (float64) is the answer's score in [0, 1] (0 on a format error).
+	InfoScore = "score"
+	// InfoAnswer (string) is the reference answer, revealed after the step.
+	InfoAnswer = "answer"
+)
+
+// Problem is one question of a task.
+type Problem struct {
+	// Question is the task text, without answer-format instructions.
+	Question string
+	// Answer is a reference answer: as the content of \boxed{...}, it scores 1.
+	Answer string
+	// Score grades the content of the last \boxed{...} in [0, 1]; 1 means
+	// correct. Nil means an exact match with Answer after trimming spaces.
+	Score func(answer string) float64
+	// Sample draws a random plausible answer (the content, not boxed) of the
+	// right kind: a number for a numeric task, a list for a sorting task.
+	// Nil means a random whole number in [0, 100).
+	Sample func(r *rand.Rand) string
+	// Extra, when not nil, is merged into the info of the scored step.
+	Extra core.Info
+}
+
+// Generator draws a problem from r. It must be a pure function of r's
+// state: the same seed gives the same problem.
+type Generator func(r *rand.Rand) Problem
+
+// Config describes one single-turn env.
+type Config struct {
+	// Description is the one-line description returned by Description.
+	Description string
+	// Generate draws the problem of each episode.
+	Generate Generator
+	// Style is the instruction style; zero means core.StyleGEM.
+	Style core.Style
+	// FormatPenalty is subtracted from 0 on a format error (the reward is
+	// -FormatPenalty). Use DefaultFormatPenalty for GEM's -0.1.
+	FormatPenalty float64
+	// Hint, when not empty, is added to gem-style instructions to say what
+	// form the answer takes ("Give the sorted numbers separated by commas.").
+	Hint string
+}
+
+// DefaultFormatPenalty is the format-error penalty of GEM (reward -0.1).
+const DefaultFormatPenalty = -core.RewardFormatError
+
+// ReadCommon reads the options every single-turn task accepts: "style"
+// ("gem" or "brief") and "format_penalty" (in [0, 1], default 0.1; 0
+// disables the penalty).
+func ReadCommon(o *core.Options) (style core.Style, formatPenalty float64) {
+	style = o.Style()
+	formatPenalty = o.Float("format_penalty", DefaultFormatPenalty, 0, 1)
+	return style, formatPenalty
+}
+
+// Env is a single-turn task env. Its zero value is not usable: build it with New.
+type Env struct {
+	cfg    Config
+	rng    *rand.Rand
+	prob   Problem
+	active bool
+}
+
+var (
+	_ core.Env                 = (*Env)(nil)
+	_ core.ActionSampler       = (*Env)(nil)
+	_ core.FormatErrorRewarder = (*Env)(nil)
+	_ core.Describer           = (*Env)(nil)
+)
+
+// New returns a single-turn env. It fails when cfg has no generator or an
+// out-of-range penalty.
+func New(cfg Config) (*Env, error) {
+	if cfg.Generate == nil {
+		return nil, fmt.Errorf("task: config has no generator")
+	}
+	if cfg.FormatPenalty < 0 || cfg.FormatPenalty > 1 {
+		return nil, fmt.Errorf("task: format penalty %g out of range: allowed [0, 1]", cfg.FormatPenalty)
+	}
+	if cfg.Style == "" {
+		cfg.Style = core.StyleGEM
+	}
+	return &Env{cfg: cfg, rng: rand.New(rand.NewPCG(0, 0))}, nil
+}
+
+// Seeded returns the random source of an episode started with seed.
+// Exported so that tests and tools can draw the same problem as Reset.
+func Seeded(seed uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+}
+
+// Reset draws the problem of seed and returns the instructions.
+func (e *Env) Reset(seed uint64) (string, core.Info, error) {
+	e.rng = Seeded(seed)
+	e.prob = e.cfg.Generate(e.rng)
+	e.active = true
+	return e.Prompt(), core.Info{core.InfoTurn: 0, core.InfoMaxTurns: 1}, nil
+}
+
+// Prompt is the observation of the current problem in the env's style.
+func (e *Env) Prompt() string {
+	q := strings.TrimSpace(e.prob.Question)
+	if e.cfg.Style == core.StyleBrief {
+		return q + ` Answer in \boxed{}.`
+	}
+	var b strings.Builder
+	b.WriteString(q)
+	b.WriteString("\n")
+	if e.cfg.Hint != "" {
+		b.WriteString(e.cfg.Hint)
+		b.WriteString(" ")
+	}
+	b.WriteString(`Please reason step by step, and put your final answer within \boxed{}.`)
+	return b.String()
+}
+
+// Problem returns the problem of the current episode (zero before Reset).
+func (e *Env) Problem() Problem { return e.prob }
+
+// Step scores the answer in the last \boxed{...} of action and ends the episode.
+func (e *Env) Step(action string) (core.Step, error) {
+	if !e.active {
+		return core.Step{}, core.ErrNotReset
+	}
+	e.active = false
+	info := core.Info{core.InfoTurn: 1, InfoAnswer: e.prob.Answer}
+	content, ok := core.LastBoxed(action)
+	if !ok {
+		info[core.InfoFormatError] = true
+		info[InfoCorrect] = false
+		info[core.InfoSuccess] = false
+		info[InfoScore] = 0.0
+		return core.Step{
+			Obs:        `Format error: no \boxed{} answer found. Put your final answer within \boxed{}.`,
+			Reward:     e.FormatErrorReward(),
+			Terminated: true,
+			Info:       info,
+		}, nil
+	}
+	score := e.score(content)
+	correct := score >= 1
+	for k, v := range e.prob.Extra {
+		info[k] = v
+	}
+	info[InfoCorrect] = correct
+	info[core.InfoSuccess] = correct
+	info[InfoScore] = score
+	obs := "Correct."
+	if !correct {
+		obs = fmt.Sprintf("Incorrect. The answer is %s.", e.prob.Answer)
+	}
+	return core.Step{Obs: obs, Reward: score, Terminated: true, Info: info}, nil
+}
+
+func (e *Env) score(content string) float64 {
+	var s float64
+	if e.prob.Score == nil {
+		if strings.TrimSpace(content) == strings.TrimSpace(e.prob.Answer) {
+			s = 1
+		}
+	} else {
+		s = e.prob.Score(content)
+	}
+	if !(s > 0) { // also catches NaN
+		return 0
+	}
+	return min(s, 1)
+}
+
+// FormatErrorReward is the reward of an answer with no \boxed{}.
+func (e *Env) FormatErrorReward() float64 {
+	if e.cfg.FormatPenalty == 0 {
+		return 0 // not -0
+	}
+	return -e.cfg.FormatPenalty
+}
+
+// SampleAction returns a boxed random answer of the right kind for the
+// current problem (a whole number before the first Reset). It always parses.
+func (e *Env) SampleAction(r *rand.Rand) string {
+	if e.prob.Sample == nil {
+		return core.Boxed(fmt.Sprint(r.IntN(100)))
+	}
+	return core.Boxed(e.prob.Sample(r))
+}
+
+// Description returns the env's one-line description.
+func (e *Env) Description() string { return e.cfg.Description }
