@@ -1,6 +1,18 @@
 package envs
 
-// registerGamesCore registers the built-in envs of this family.
+import (
+	"github.com/gemgo/gemgo/envs/game/guessnumber"
+)
+
+// registerGamesCore registers the built-in envs of this family:
+// GuessTheNumber, Mastermind, TowerofHanoi and FifteenPuzzle.
 func registerGamesCore(r *Registry) error {
+	for _, reg := range []func(*Registry) error{
+		guessnumber.Register,
+	} {
+		if err := reg(r); err != nil {
+			return err
+		}
+	}
 	return nil
 }

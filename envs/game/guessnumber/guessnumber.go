@@ -1,0 +1,195 @@
+package guessnumber
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+
+	"github.com/gemgo/gemgo/envs/core"
+)
+
+// Config sets up a game. The zero Style means core.StyleGEM.
+type Config struct {
+	// Min and Max bound the secret number (both included); Max > Min.
+	// Ignored when Random is set.
+	Min, Max int
+	// MaxTurns is the turn limit; 0 means the level's default (for Random,
+	// ⌈√(max−min)⌉+1 of the drawn range).
+	MaxTurns int
+	// Random draws Min ∈ [1, 10] and Max ∈ [Min+5, Min+50] on every Reset.
+	Random bool
+	// Style is the instruction style of the observations.
+	Style core.Style
+}
+
+// Validate reports the first invalid field, naming it and its allowed range.
+func (c Config) Validate() error {
+	if c.Style != "" && c.Style != core.StyleGEM && c.Style != core.StyleBrief {
+		return fmt.Errorf("guessnumber: style %q: allowed values are %s, %s", c.Style, core.StyleGEM, core.StyleBrief)
+	}
+	if c.MaxTurns < 0 {
+		return fmt.Errorf("guessnumber: max_turns = %d: want at least 1 (or 0 for the default)", c.MaxTurns)
+	}
+	if !c.Random {
+		if c.Min < -Bound || c.Max > Bound {
+			return fmt.Errorf("guessnumber: min = %d, max = %d: both must lie in [%d, %d]", c.Min, c.Max, -Bound, Bound)
+		}
+		if c.Max <= c.Min {
+			return fmt.Errorf("guessnumber: max = %d must be greater than min = %d", c.Max, c.Min)
+		}
+		if c.MaxTurns == 0 {
+			return fmt.Errorf("guessnumber: max_turns must be set (at least 1) for a fixed range")
+		}
+	}
+	return nil
+}
+
+// Bound is the largest magnitude allowed for Min and Max.
+const Bound = 1_000_000_000
+
+// Env is one GuessTheNumber game. It is not safe for concurrent use.
+type Env struct {
+	cfg Config
+	src rand.PCG
+	rng *rand.Rand
+
+	// The current episode.
+	lo, hi   int
+	maxTurns int
+	target   int
+	turn     int
+	guessed  []int // in-range guesses made so far, at most maxTurns
+	active   bool
+}
+
+var (
+	_ core.Env           = (*Env)(nil)
+	_ core.ActionSampler = (*Env)(nil)
+	_ core.Describer     = (*Env)(nil)
+)
+
+// rngStream is the second PCG word: it keeps this game's draws apart from
+// other envs seeded with the same number.
+const rngStream = 0x6775657373 // "guess"
+
+// New returns a game for cfg.
+func New(cfg Config) (*Env, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Style == "" {
+		cfg.Style = core.StyleGEM
+	}
+	e := &Env{cfg: cfg}
+	e.rng = rand.New(&e.src)
+	e.lo, e.hi, e.maxTurns = cfg.Min, cfg.Max, cfg.MaxTurns
+	if cfg.Random { // widest range a draw can give, for SampleAction before Reset
+		e.lo, e.hi = 1, 60
+	}
+	return e, nil
+}
+
+// Reset starts a new episode; the same seed gives the same episode.
+func (e *Env) Reset(seed uint64) (string, core.Info, error) {
+	e.src.Seed(seed, rngStream)
+	if e.cfg.Random {
+		e.lo = 1 + e.rng.IntN(10)
+		e.hi = e.lo + 5 + e.rng.IntN(46)
+		e.maxTurns = int(math.Ceil(math.Sqrt(float64(e.hi-e.lo)))) + 1
+		if e.cfg.MaxTurns > 0 {
+			e.maxTurns = e.cfg.MaxTurns
+		}
+	}
+	e.target = e.lo + e.rng.IntN(e.hi-e.lo+1)
+	e.turn = 0
+	e.active = true
+	e.guessed = e.guessed[:0]
+	info := core.Info{core.InfoMaxTurns: e.maxTurns, "min": e.lo, "max": e.hi}
+	return e.intro(), info, nil
+}
+
+// Step plays one guess.
+func (e *Env) Step(action string) (core.Step, error) {
+	if !e.active {
+		return core.Step{}, core.ErrNotReset
+	}
+	e.turn++
+	info := core.Info{core.InfoTurn: e.turn}
+	content, ok := core.LastBoxed(action)
+	var guess int
+	var text string
+	if ok {
+		guess, text, ok = parseGuess(content)
+	}
+	if !ok {
+		e.active = false
+		info[core.InfoFormatError] = true
+		info[core.InfoSuccess] = false
+		info["target"] = e.target
+		return core.Step{Obs: e.formatError(), Reward: core.RewardFormatError, Terminated: true, Info: info}, nil
+	}
+	info["guess"] = guess
+
+	var out outcome
+	inRange := guess >= e.lo && guess <= e.hi
+	switch {
+	case !inRange:
+		out = outRange
+	case e.seen(guess):
+		out = outRepeated
+	case guess == e.target:
+		out = outCorrect
+	case guess < e.target:
+		out = outHigher
+	default:
+		out = outLower
+	}
+	if out == outRange || out == outRepeated {
+		info[core.InfoInvalid] = true
+	}
+	if out != outRange && out != outRepeated {
+		e.guessed = append(e.guessed, guess)
+	}
+
+	if out == outCorrect {
+		e.active = false
+		info[core.InfoSuccess] = true
+		info["target"] = e.target
+		return core.Step{Obs: e.feedback(text, out, false), Reward: core.RewardSuccess, Terminated: true, Info: info}, nil
+	}
+	if e.turn >= e.maxTurns {
+		e.active = false
+		info[core.InfoSuccess] = false
+		info["target"] = e.target
+		reward := 0.0
+		if inRange {
+			reward = 1 - math.Abs(float64(guess-e.target))/float64(e.hi-e.lo)
+		}
+		return core.Step{Obs: e.feedback(text, out, true), Reward: reward, Truncated: true, Info: info}, nil
+	}
+	return core.Step{Obs: e.feedback(text, out, false), Info: info}, nil
+}
+
+// seen reports whether g was guessed before (a scan: at most maxTurns).
+func (e *Env) seen(g int) bool {
+	for _, p := range e.guessed {
+		if p == g {
+			return true
+		}
+	}
+	return false
+}
+
+// SampleAction returns a random guess in the current range, as \boxed{n}.
+func (e *Env) SampleAction(r *rand.Rand) string {
+	return core.Boxed(strconv.Itoa(e.lo + r.IntN(e.hi-e.lo+1)))
+}
+
+// Description says what the game is, in one line.
+func (e *Env) Description() string {
+	if e.cfg.Random {
+		return "Guess a secret number from higher/lower hints; the range and turn limit are drawn each episode."
+	}
+	return fmt.Sprintf("Guess a secret number between %d and %d from higher/lower hints within %d turns.", e.cfg.Min, e.cfg.Max, e.cfg.MaxTurns)
+}

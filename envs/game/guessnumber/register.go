@@ -1,0 +1,44 @@
+package guessnumber
+
+import "github.com/gemgo/gemgo/envs/core"
+
+// Register adds game:GuessTheNumber-v0-easy, -hard and -random to r.
+//
+// Options: "style" ("gem" or "brief"), "max_turns" (1–1000; default the
+// level's), and for -easy and -hard "min" and "max" (the range, both
+// included, in [-1e9, 1e9] with max > min; default the level's).
+func Register(r *core.Registry) error {
+	for _, lv := range []struct {
+		id, desc string
+		cfg      Config
+	}{
+		{"game:GuessTheNumber-v0-easy", "Guess a number in 1-10 from higher/lower hints within 4 turns.", Config{Min: 1, Max: 10, MaxTurns: 4}},
+		{"game:GuessTheNumber-v0-hard", "Guess a number in 1-50 from higher/lower hints within 7 turns.", Config{Min: 1, Max: 50, MaxTurns: 7}},
+		{"game:GuessTheNumber-v0-random", "Guess a number from higher/lower hints; range and turn limit drawn each episode.", Config{Random: true}},
+	} {
+		if err := r.RegisterDesc(lv.id, lv.desc, factory(lv.cfg)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// factory reads the options of a level into a Config.
+func factory(level Config) core.Factory {
+	return func(o *core.Options) (core.Env, error) {
+		cfg := level
+		cfg.Style = o.Style()
+		cfg.MaxTurns = o.Int("max_turns", level.MaxTurns, 1, 1000)
+		if !level.Random {
+			cfg.Min = o.Int("min", level.Min, -Bound, Bound)
+			cfg.Max = o.Int("max", level.Max, -Bound, Bound)
+			if cfg.Max <= cfg.Min {
+				o.Failf("option max = %d must be greater than min = %d", cfg.Max, cfg.Min)
+			}
+		}
+		if o.Err() != nil {
+			return nil, nil // Make reports the option error
+		}
+		return New(cfg)
+	}
+}
