@@ -1,0 +1,215 @@
+package rollout
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gemgo/gemgo/buffer"
+	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/core"
+)
+
+// stopEnv ends when the agent says stop (success when it waited exactly
+// seed%3 turns before) or at its turn limit 1 + seed%4 (truncated).
+type stopEnv struct {
+	seed      uint64
+	turn, max int
+	live      bool
+}
+
+func (e *stopEnv) Reset(seed uint64) (string, envs.Info, error) {
+	*e = stopEnv{seed: seed, max: 1 + int(seed%4), live: true}
+	return fmt.Sprintf("seed %d", seed), envs.Info{core.InfoMaxTurns: e.max}, nil
+}
+
+func (e *stopEnv) Step(a string) (envs.Step, error) {
+	if !e.live {
+		return envs.Step{}, core.ErrNotReset
+	}
+	e.turn++
+	s := envs.Step{Obs: fmt.Sprintf("seed %d turn %d", e.seed, e.turn), Info: envs.Info{}}
+	switch {
+	case a == "stop":
+		s.Terminated = true
+		s.Info[core.InfoSuccess] = e.turn-1 == int(e.seed%3)
+		if s.Info[core.InfoSuccess].(bool) {
+			s.Reward = 1
+		}
+	case e.turn >= e.max:
+		s.Truncated = true
+		s.Reward = 0.25
+		s.Info[core.InfoSuccess] = false
+	}
+	e.live = !s.Done()
+	return s, nil
+}
+
+// coinPolicy says stop with probability 0.3; its "tokens" are the bytes.
+type coinPolicy struct{ calls, batch int }
+
+func (p *coinPolicy) Act(obs []string, rng *rand.Rand) ([]Action, error) {
+	p.calls++
+	p.batch = max(p.batch, len(obs))
+	out := make([]Action, len(obs))
+	for i, o := range obs {
+		text := "go"
+		if rng.Float64() < 0.3 {
+			text = "stop"
+		}
+		out[i] = Action{Text: text, Prompt: []int{len(o)}, Response: []int{int(text[0]), 0}, LogProbs: []float32{-0.5, -0.1}, Value: float64(len(o))}
+	}
+	return out, nil
+}
+
+type valuedPolicy struct{ coinPolicy }
+
+func (p *valuedPolicy) Values(obs []string) ([]float64, error) {
+	v := make([]float64, len(obs))
+	for i, o := range obs {
+		v[i] = float64(len(o)) + 0.5
+	}
+	return v, nil
+}
+
+func newCollector(t *testing.T, n int, p Policy) *Collector {
+	c, err := NewCollector(n, func() (envs.Env, error) { return &stopEnv{}, nil }, p)
+	require.NoError(t, err)
+	return c
+}
+
+func TestCollectEpisodes(t *testing.T) {
+	p := &coinPolicy{}
+	c := newCollector(t, 8, p)
+	var buf buffer.Buffer
+	st, err := c.Collect(context.Background(), Plan{Budget: Budget{Episodes: 50}, Seed: SeedSequence(1, 0)}, &buf, rand.New(rand.NewPCG(1, 1)))
+	require.NoError(t, err)
+	assert.Equal(t, 50, st.Episodes)
+	assert.Len(t, buf.Episodes, 50)
+	assert.Equal(t, buf.Len(), st.Steps)
+	assert.Equal(t, 2*st.Steps, st.SampledTokens)
+	assert.LessOrEqual(t, p.batch, 8, "never more observations than slots in one call")
+	assert.Greater(t, p.batch, 1, "observations are batched")
+	for _, e := range buf.Episodes {
+		turns := buf.Turns(e)
+		last := turns[len(turns)-1]
+		assert.True(t, last.Terminated != last.Truncated)
+		assert.LessOrEqual(t, e.Turns, 1+int(e.Seed%4))
+		if last.Truncated {
+			assert.Equal(t, 1+int(e.Seed%4), e.Turns, "truncated exactly at the limit")
+		}
+		assert.Equal(t, e.Success, last.Reward == 1, "success read from the final step's info")
+	}
+}
+
+func TestCollectGroupsShareSeeds(t *testing.T) {
+	c := newCollector(t, 5, &coinPolicy{})
+	var buf buffer.Buffer
+	_, err := c.Collect(context.Background(), Plan{Budget: Budget{Episodes: 10}, GroupSize: 4, Seed: SeedSequence(3, 2), FirstGroup: 100}, &buf, rand.New(rand.NewPCG(2, 2)))
+	require.NoError(t, err)
+	assert.Len(t, buf.Episodes, 12, "rounded up to whole groups")
+	seeds := map[int]map[uint64]int{}
+	for _, e := range buf.Episodes {
+		if seeds[e.Group] == nil {
+			seeds[e.Group] = map[uint64]int{}
+		}
+		seeds[e.Group][e.Seed]++
+	}
+	require.Len(t, seeds, 3)
+	for g := 100; g < 103; g++ {
+		require.Len(t, seeds[g], 1, "group %d has one seed", g)
+		for _, n := range seeds[g] {
+			assert.Equal(t, 4, n)
+		}
+	}
+}
+
+func TestCollectStepsBudget(t *testing.T) {
+	c := newCollector(t, 6, &coinPolicy{})
+	var buf buffer.Buffer
+	st, err := c.Collect(context.Background(), Plan{Budget: Budget{Steps: 40}, Seed: SeedSequence(5, 0)}, &buf, rand.New(rand.NewPCG(3, 3)))
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, st.Steps, 40)
+	assert.Less(t, st.Steps, 40+6*4, "at most the slots' in-flight episodes finish past the budget")
+	for _, e := range buf.Episodes {
+		last := buf.Turns(e)[e.Turns-1]
+		assert.True(t, last.Terminated || last.Truncated, "no episode cut short")
+	}
+}
+
+func TestCollectDeterministicAndSequentialEqual(t *testing.T) {
+	run := func(seq bool, seed uint64) buffer.Buffer {
+		c := newCollector(t, 7, &coinPolicy{})
+		c.Sequential = seq
+		var buf buffer.Buffer
+		_, err := c.Collect(context.Background(), Plan{Budget: Budget{Episodes: 40}, GroupSize: 2, Seed: SeedSequence(seed, 4)}, &buf, rand.New(rand.NewPCG(seed, 9)))
+		require.NoError(t, err)
+		return buf
+	}
+	for seed := uint64(0); seed < 10; seed++ {
+		a, b, s := run(false, seed), run(false, seed), run(true, seed)
+		assert.Equal(t, a, b)
+		assert.Equal(t, a, s)
+	}
+	assert.NotEqual(t, run(false, 1).Episodes, run(false, 2).Episodes)
+}
+
+func TestCollectBootstrapsTruncated(t *testing.T) {
+	c := newCollector(t, 4, &valuedPolicy{})
+	var buf buffer.Buffer
+	_, err := c.Collect(context.Background(), Plan{Budget: Budget{Episodes: 30}, Seed: SeedSequence(8, 0)}, &buf, rand.New(rand.NewPCG(4, 4)))
+	require.NoError(t, err)
+	truncated := 0
+	for _, tr := range buf.Transitions {
+		if tr.Truncated {
+			truncated++
+			assert.Greater(t, tr.NextValue, 0.0, "final observation valued")
+			assert.Equal(t, 0.5, tr.NextValue-float64(int(tr.NextValue)))
+		} else {
+			assert.Equal(t, 0.0, tr.NextValue)
+		}
+	}
+	assert.Positive(t, truncated)
+}
+
+type failEnv struct{ stopEnv }
+
+func (e *failEnv) Step(string) (envs.Step, error) { return envs.Step{}, errors.New("tool crashed") }
+
+func TestCollectErrors(t *testing.T) {
+	c, err := NewCollector(2, func() (envs.Env, error) { return &failEnv{}, nil }, &coinPolicy{})
+	require.NoError(t, err)
+	var buf buffer.Buffer
+	_, err = c.Collect(context.Background(), Plan{Budget: Budget{Episodes: 2}, Seed: SeedSequence(0, 0)}, &buf, rand.New(rand.NewPCG(1, 1)))
+	assert.ErrorContains(t, err, "tool crashed")
+	assert.ErrorContains(t, err, "step")
+
+	_, err = c.Collect(context.Background(), Plan{Budget: Budget{Episodes: 2, Steps: 3}, Seed: SeedSequence(0, 0)}, &buf, nil)
+	assert.ErrorContains(t, err, "exactly one")
+	_, err = NewCollector(0, nil, nil)
+	assert.Error(t, err)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	c2 := newCollector(t, 2, &coinPolicy{})
+	_, err = c2.Collect(ctx, Plan{Budget: Budget{Episodes: 2}, Seed: SeedSequence(0, 0)}, &buf, rand.New(rand.NewPCG(1, 1)))
+	assert.ErrorIs(t, err, context.Canceled)
+}
+
+func TestSeedSequence(t *testing.T) {
+	s := SeedSequence(42, 3)
+	assert.Equal(t, s(5), SeedSequence(42, 3)(5))
+	seen := map[uint64]bool{}
+	for it := 0; it < 20; it++ {
+		for g := 0; g < 50; g++ {
+			seen[SeedSequence(42, it)(g)] = true
+		}
+	}
+	assert.Len(t, seen, 1000, "no two (iteration, group) pairs share a seed")
+	assert.NotEqual(t, SeedSequence(1, 0)(0), SeedSequence(2, 0)(0))
+}
