@@ -2,12 +2,14 @@ package envs
 
 import (
 	"github.com/gemgo/gemgo/envs/game/minesweeper"
+	"github.com/gemgo/gemgo/envs/game/sudoku"
 )
 
 // registerGamesPuzzle registers the built-in envs of this family.
 func registerGamesPuzzle(r *Registry) error {
 	for _, reg := range []func(*Registry) error{
 		minesweeper.Register,
+		sudoku.Register,
 	} {
 		if err := reg(r); err != nil {
 			return err

@@ -1,0 +1,205 @@
+package sudoku
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+
+	"github.com/gemgo/gemgo/envs/core"
+)
+
+// Level is one difficulty: a Box²×Box² grid with Clues given cells (more
+// when fewer blanks keep the solution unique) and a turn limit.
+type Level struct {
+	Name  string
+	Box   int // 2 (4×4 grid) or 3 (9×9 grid)
+	Clues int
+	Turns int
+}
+
+// Env is a Sudoku episode. Make it with New or through a Registry.
+type Env struct {
+	levels   []Level
+	style    core.Style
+	maxTurns int // 0: the level's own limit
+
+	pcg      *rand.PCG
+	rng      *rand.Rand
+	lv       Level
+	sh       shape
+	sol      []int8
+	grid     []int8
+	empty    int // initially empty cells
+	left     int // cells still empty
+	limit    int
+	turn     int
+	active   bool
+	buf      []byte
+	scratchC []int
+}
+
+var (
+	_ core.Env           = (*Env)(nil)
+	_ core.ActionSampler = (*Env)(nil)
+	_ core.Describer     = (*Env)(nil)
+)
+
+// New returns an env that plays one of levels (drawn on each Reset when
+// there are several). maxTurns 0 keeps each level's limit.
+func New(levels []Level, style core.Style, maxTurns int) (*Env, error) {
+	if len(levels) == 0 {
+		return nil, fmt.Errorf("sudoku: no levels given")
+	}
+	for _, l := range levels {
+		n := l.Box * l.Box
+		if (l.Box != 2 && l.Box != 3) || l.Clues < 0 || l.Clues >= n*n || l.Turns < 1 {
+			return nil, fmt.Errorf("sudoku: level %+v: want box 2 or 3, clues in [0, n²), turns ≥ 1", l)
+		}
+	}
+	pcg := rand.NewPCG(0, 0)
+	return &Env{levels: levels, style: style, maxTurns: maxTurns, pcg: pcg, rng: rand.New(pcg)}, nil
+}
+
+// Description says what the env is in one line.
+func (e *Env) Description() string {
+	if len(e.levels) > 1 {
+		return "Sudoku, 4×4 or 9×9 drawn per episode, unique solution"
+	}
+	l := e.levels[0]
+	n := l.Box * l.Box
+	return fmt.Sprintf("Sudoku %d×%d with %d clues in %d turns, unique solution", n, n, l.Clues, l.Turns)
+}
+
+// Reset generates a new puzzle with a unique solution.
+func (e *Env) Reset(seed uint64) (string, core.Info, error) {
+	e.pcg.Seed(seed, 0x7375646f6b75) // "sudoku"
+	e.lv = e.levels[0]
+	if len(e.levels) > 1 {
+		e.lv = e.levels[e.rng.IntN(len(e.levels))]
+	}
+	e.sh = shape{n: e.lv.Box * e.lv.Box, b: e.lv.Box}
+	e.sol = e.sh.solution(e.rng)
+	e.grid = e.sh.puzzle(e.rng, e.sol, e.sh.n*e.sh.n-e.lv.Clues)
+	e.empty = 0
+	for _, v := range e.grid {
+		if v == 0 {
+			e.empty++
+		}
+	}
+	e.left = e.empty
+	e.limit = e.lv.Turns
+	if e.maxTurns > 0 {
+		e.limit = e.maxTurns
+	}
+	e.turn, e.active = 0, true
+	obs := e.instructions() + "\n" + string(e.sh.render(nil, e.grid))
+	return obs, core.Info{core.InfoMaxTurns: e.limit, "level": e.lv.Name, "empty_cells": e.empty}, nil
+}
+
+func (e *Env) instructions() string {
+	n, b := e.sh.n, e.sh.b
+	if e.style == core.StyleBrief {
+		return fmt.Sprintf(`Sudoku %dx%d, %d turns. Fill each '.' so rows, columns and %dx%d boxes hold 1-%d once. Answer \boxed{row col num}, 1-indexed.`,
+			n, n, e.limit, b, b, n)
+	}
+	return fmt.Sprintf("You are playing Sudoku on a %dx%d grid. Fill every empty cell ('.') with a number from 1 to %d "+
+		"so that each row, each column and each of the %dx%d boxes contains every number exactly once. "+
+		"The puzzle has exactly one solution. Rows and columns are numbered from 1. Each turn, place one number as "+
+		"\\boxed{row col num}, for example \\boxed{1 2 %d}. A wrong number or a filled cell is rejected. You have %d turns.",
+		n, n, n, b, b, n, e.limit)
+}
+
+// Step plays one placement: see the package doc for the rules and rewards.
+func (e *Env) Step(text string) (core.Step, error) {
+	if !e.active {
+		return core.Step{}, core.ErrNotReset
+	}
+	e.turn++
+	info := core.Info{core.InfoTurn: e.turn}
+	a, err := parseAction(text)
+	if err != nil {
+		e.active = false
+		info[core.InfoFormatError] = true
+		info[core.InfoSuccess] = false
+		return core.Step{
+			Obs:        "Format error: " + err.Error() + `. Answer \boxed{row col num}.`,
+			Reward:     core.RewardFormatError,
+			Terminated: true,
+			Info:       info,
+		}, nil
+	}
+	msg, reward, invalid := e.apply(a)
+	st := core.Step{Reward: reward, Info: info}
+	if invalid {
+		info[core.InfoInvalid] = true
+	}
+	switch {
+	case e.left == 0:
+		st.Terminated = true
+		info[core.InfoSuccess] = true
+		msg += " The grid is complete: you win!"
+	case e.turn >= e.limit:
+		st.Truncated = true
+		info[core.InfoSuccess] = false
+		msg += " Out of turns."
+	}
+	if st.Done() {
+		e.active = false
+	}
+	e.buf = append(append(e.buf[:0], msg...), '\n')
+	e.buf = e.sh.render(e.buf, e.grid)
+	st.Obs = string(e.buf)
+	return st, nil
+}
+
+func (e *Env) apply(a action) (msg string, reward float64, invalid bool) {
+	n := e.sh.n
+	if a.row < 1 || a.row > n || a.col < 1 || a.col > n || a.num < 1 || a.num > n {
+		return fmt.Sprintf("Invalid move: row, column and number must each be from 1 to %d.", n), 0, true
+	}
+	i := (a.row-1)*n + a.col - 1
+	if e.grid[i] != 0 {
+		return fmt.Sprintf("Invalid move: row %d column %d is already filled.", a.row, a.col), 0, true
+	}
+	v := int8(a.num)
+	if v != e.sol[i] {
+		if where := e.sh.conflict(e.grid, a.row-1, a.col-1, v); where != "" {
+			return fmt.Sprintf("Invalid move: %d is already in that %s.", a.num, where), 0, true
+		}
+		return fmt.Sprintf("Invalid move: %d at row %d column %d leaves the puzzle with no solution.", a.num, a.row, a.col), 0, true
+	}
+	e.grid[i] = v
+	e.left--
+	return "Placed " + strconv.Itoa(a.num) + " at row " + strconv.Itoa(a.row) + " column " + strconv.Itoa(a.col) + ".",
+		1 / float64(e.empty), false
+}
+
+// SampleAction returns a random placement that always parses: during an
+// episode, on an empty cell with a number that clashes with no filled cell
+// (it may still be wrong).
+func (e *Env) SampleAction(r *rand.Rand) string {
+	if !e.active {
+		n := e.levels[0].Box * e.levels[0].Box
+		return core.Boxed(action{1 + r.IntN(n), 1 + r.IntN(n), 1 + r.IntN(n)}.String())
+	}
+	n := e.sh.n
+	e.scratchC = e.scratchC[:0]
+	for i, v := range e.grid {
+		if v == 0 {
+			e.scratchC = append(e.scratchC, i)
+		}
+	}
+	i := e.scratchC[r.IntN(len(e.scratchC))] // an active episode has an empty cell
+	row, col := i/n, i%n
+	var cands []int
+	for v := 1; v <= n; v++ {
+		if e.sh.conflict(e.grid, row, col, int8(v)) == "" {
+			cands = append(cands, v)
+		}
+	}
+	num := 1 + r.IntN(n)
+	if len(cands) > 0 {
+		num = cands[r.IntN(len(cands))]
+	}
+	return core.Boxed(action{row + 1, col + 1, num}.String())
+}

@@ -1,0 +1,174 @@
+package sudoku
+
+import (
+	"math/bits"
+	"math/rand/v2"
+)
+
+// shape is the geometry of an n×n Sudoku with b×b boxes (n = b²).
+type shape struct{ n, b int }
+
+func (s shape) box(r, c int) int { return (r/s.b)*s.b + c/s.b }
+
+// solution returns a random complete grid (row-major, values 1..n), filled
+// by backtracking with the candidates of each cell tried in random order;
+// every complete grid can come out.
+func (s shape) solution(rng *rand.Rand) []int8 {
+	g := make([]int8, s.n*s.n)
+	var row, col, box [9]uint16
+	full := uint16(1)<<s.n - 1
+	var fill func(i int) bool
+	fill = func(i int) bool {
+		if i == len(g) {
+			return true
+		}
+		r, c := i/s.n, i%s.n
+		bx := s.box(r, c)
+		free := full &^ (row[r] | col[c] | box[bx])
+		var buf [9]int8
+		k := 0
+		for ; free != 0; free &= free - 1 {
+			buf[k] = int8(bits.TrailingZeros16(free))
+			k++
+		}
+		cands := buf[:k]
+		rng.Shuffle(len(cands), func(a, b int) { cands[a], cands[b] = cands[b], cands[a] })
+		for _, d := range cands {
+			m := uint16(1) << d
+			g[i] = d + 1
+			row[r] |= m
+			col[c] |= m
+			box[bx] |= m
+			if fill(i + 1) {
+				return true
+			}
+			row[r] &^= m
+			col[c] &^= m
+			box[bx] &^= m
+		}
+		g[i] = 0
+		return false
+	}
+	fill(0) // the empty grid always has a completion
+	return g
+}
+
+// countSolutions counts the completions of g (0 = empty), stopping at limit.
+func (s shape) countSolutions(g []int8, limit int) int {
+	var row, col, box [9]uint16
+	for i, v := range g {
+		if v != 0 {
+			m := uint16(1) << (v - 1)
+			r, c := i/s.n, i%s.n
+			if row[r]&m != 0 || col[c]&m != 0 || box[s.box(r, c)]&m != 0 {
+				return 0
+			}
+			row[r] |= m
+			col[c] |= m
+			box[s.box(r, c)] |= m
+		}
+	}
+	work := append([]int8(nil), g...)
+	full := uint16(1)<<s.n - 1
+	var solve func() int
+	solve = func() int {
+		// Most constrained empty cell first.
+		best, bestFree := -1, uint16(0)
+		bestCount := 10
+		for i, v := range work {
+			if v != 0 {
+				continue
+			}
+			r, c := i/s.n, i%s.n
+			free := full &^ (row[r] | col[c] | box[s.box(r, c)])
+			k := bits.OnesCount16(free)
+			if k < bestCount {
+				best, bestFree, bestCount = i, free, k
+				if k <= 1 {
+					break
+				}
+			}
+		}
+		if best < 0 {
+			return 1
+		}
+		r, c := best/s.n, best%s.n
+		bx := s.box(r, c)
+		total := 0
+		for free := bestFree; free != 0 && total < limit; free &= free - 1 {
+			m := free & -free
+			work[best] = int8(bits.TrailingZeros16(m) + 1)
+			row[r] |= m
+			col[c] |= m
+			box[bx] |= m
+			total += solve()
+			row[r] &^= m
+			col[c] &^= m
+			box[bx] &^= m
+		}
+		work[best] = 0
+		return total
+	}
+	return solve()
+}
+
+// puzzle returns a puzzle of sol with up to empty cells blanked and exactly
+// one solution: cells are blanked in random order, each kept blank only if
+// the solution stays unique.
+func (s shape) puzzle(rng *rand.Rand, sol []int8, empty int) []int8 {
+	g := append([]int8(nil), sol...)
+	blank := 0
+	for _, i := range rng.Perm(len(g)) {
+		if blank == empty {
+			break
+		}
+		g[i] = 0
+		if s.countSolutions(g, 2) != 1 {
+			g[i] = sol[i]
+			continue
+		}
+		blank++
+	}
+	return g
+}
+
+// conflict says where v at (r, c) clashes with a filled cell of g: "row",
+// "column", "box", or "" when it clashes with none.
+func (s shape) conflict(g []int8, r, c int, v int8) string {
+	for k := range s.n {
+		if g[r*s.n+k] == v {
+			return "row"
+		}
+		if g[k*s.n+c] == v {
+			return "column"
+		}
+	}
+	br, bc := r/s.b*s.b, c/s.b*s.b
+	for dr := range s.b {
+		for dc := range s.b {
+			if g[(br+dr)*s.n+bc+dc] == v {
+				return "box"
+			}
+		}
+	}
+	return ""
+}
+
+// render writes g with 1-based row and column numbers; '.' is empty.
+func (s shape) render(buf []byte, g []int8) []byte {
+	buf = append(buf, ' ')
+	for c := range s.n {
+		buf = append(buf, ' ', byte('1'+c))
+	}
+	for r := range s.n {
+		buf = append(buf, '\n', byte('1'+r))
+		for c := range s.n {
+			ch := byte('.')
+			if v := g[r*s.n+c]; v != 0 {
+				ch = byte('0' + v)
+			}
+			buf = append(buf, ' ', ch)
+		}
+	}
+	return buf
+}
