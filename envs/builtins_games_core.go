@@ -2,6 +2,7 @@ package envs
 
 import (
 	"github.com/gemgo/gemgo/envs/game/guessnumber"
+	"github.com/gemgo/gemgo/envs/game/mastermind"
 )
 
 // registerGamesCore registers the built-in envs of this family:
@@ -9,6 +10,7 @@ import (
 func registerGamesCore(r *Registry) error {
 	for _, reg := range []func(*Registry) error{
 		guessnumber.Register,
+		mastermind.Register,
 	} {
 		if err := reg(r); err != nil {
 			return err

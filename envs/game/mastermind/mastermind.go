@@ -1,0 +1,207 @@
+package mastermind
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/gemgo/gemgo/envs/core"
+)
+
+// Level is one difficulty: the code length, the digits 1..Digits it draws
+// from, and the turn limit.
+type Level struct {
+	Length, Digits, MaxTurns int
+}
+
+// randomLevels are the levels -random draws from.
+var randomLevels = [...]Level{{2, 4, 10}, {4, 6, 20}, {4, 8, 30}}
+
+// Config sets up a game. The zero Style means core.StyleGEM.
+type Config struct {
+	// Level is the fixed difficulty; ignored when Random is set, except that
+	// a non-zero MaxTurns overrides the drawn turn limit.
+	Level
+	// Random draws a level from (2, 4, 10), (4, 6, 20), (4, 8, 30) on every Reset.
+	Random bool
+	// Style is the instruction style of the observations.
+	Style core.Style
+}
+
+// Validate reports the first invalid field, naming it and its allowed range.
+func (c Config) Validate() error {
+	if c.Style != "" && c.Style != core.StyleGEM && c.Style != core.StyleBrief {
+		return fmt.Errorf("mastermind: style %q: allowed values are %s, %s", c.Style, core.StyleGEM, core.StyleBrief)
+	}
+	if c.MaxTurns < 0 || (!c.Random && c.MaxTurns == 0) {
+		return fmt.Errorf("mastermind: max_turns = %d: want at least 1", c.MaxTurns)
+	}
+	if c.Random {
+		return nil
+	}
+	if c.Digits < 1 || c.Digits > 9 {
+		return fmt.Errorf("mastermind: digits = %d is out of range: allowed [1, 9]", c.Digits)
+	}
+	if c.Length < 1 || c.Length > c.Digits {
+		return fmt.Errorf("mastermind: length = %d is out of range: allowed [1, digits = %d] (the code has distinct digits)", c.Length, c.Digits)
+	}
+	return nil
+}
+
+// Env is one Mastermind game. It is not safe for concurrent use.
+type Env struct {
+	cfg Config
+	src rand.PCG
+	rng *rand.Rand
+
+	// The current episode.
+	lv     Level
+	code   []int
+	guess  []int // parse buffer
+	best   int   // most black pegs so far
+	turn   int
+	active bool
+}
+
+var (
+	_ core.Env           = (*Env)(nil)
+	_ core.ActionSampler = (*Env)(nil)
+	_ core.Describer     = (*Env)(nil)
+)
+
+// rngStream is the second PCG word, apart from other envs' streams.
+const rngStream = 0x6d6173746572 // "master"
+
+// New returns a game for cfg.
+func New(cfg Config) (*Env, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Style == "" {
+		cfg.Style = core.StyleGEM
+	}
+	e := &Env{cfg: cfg, guess: make([]int, 0, maxParsed), code: make([]int, 0, 9)}
+	e.rng = rand.New(&e.src)
+	e.lv = cfg.Level
+	if cfg.Random { // the largest drawn level, for SampleAction before Reset
+		e.lv = randomLevels[len(randomLevels)-1]
+	}
+	return e, nil
+}
+
+// Reset starts a new episode; the same seed gives the same episode.
+func (e *Env) Reset(seed uint64) (string, core.Info, error) {
+	e.src.Seed(seed, rngStream)
+	if e.cfg.Random {
+		e.lv = randomLevels[e.rng.IntN(len(randomLevels))]
+		if e.cfg.MaxTurns > 0 {
+			e.lv.MaxTurns = e.cfg.MaxTurns
+		}
+	}
+	// A code of distinct digits: the first Length of a shuffle of 1..Digits.
+	var pool [9]int
+	for i := range e.lv.Digits {
+		pool[i] = i + 1
+	}
+	e.code = e.code[:0]
+	for i := range e.lv.Length {
+		j := i + e.rng.IntN(e.lv.Digits-i)
+		pool[i], pool[j] = pool[j], pool[i]
+		e.code = append(e.code, pool[i])
+	}
+	e.best, e.turn, e.active = 0, 0, true
+	info := core.Info{core.InfoMaxTurns: e.lv.MaxTurns, "length": e.lv.Length, "digits": e.lv.Digits}
+	return e.intro(), info, nil
+}
+
+// Step plays one guess.
+func (e *Env) Step(action string) (core.Step, error) {
+	if !e.active {
+		return core.Step{}, core.ErrNotReset
+	}
+	e.turn++
+	info := core.Info{core.InfoTurn: e.turn}
+	content, ok := core.LastBoxed(action)
+	var n int
+	if ok {
+		e.guess, n, ok = parseGuess(content, e.guess)
+	}
+	if !ok {
+		e.end(info, false)
+		info[core.InfoFormatError] = true
+		return core.Step{Obs: e.formatError(), Reward: core.RewardFormatError, Terminated: true, Info: info}, nil
+	}
+	last := e.turn >= e.lv.MaxTurns
+
+	if problem := e.check(n); problem != "" {
+		info[core.InfoInvalid] = true
+		st := core.Step{Obs: e.invalid(n, problem, last), Info: info}
+		if last {
+			e.end(info, false)
+			st.Truncated = true
+		}
+		return st, nil
+	}
+
+	black, white := score(e.code, e.guess, e.lv.Digits)
+	info["black"], info["white"] = black, white
+	st := core.Step{Info: info}
+	if black > e.best {
+		st.Reward = float64(black-e.best) / float64(e.lv.Length)
+		e.best = black
+	}
+	solved := black == e.lv.Length
+	switch {
+	case solved:
+		e.end(info, true)
+		st.Terminated = true
+	case last:
+		e.end(info, false)
+		st.Truncated = true
+	}
+	st.Obs = e.feedback(black, white, solved, last)
+	return st, nil
+}
+
+// check returns why the parsed guess of n numbers is not a legal move, or "".
+func (e *Env) check(n int) string {
+	if n != e.lv.Length {
+		return "length"
+	}
+	for _, g := range e.guess {
+		if g < 1 || g > e.lv.Digits {
+			return "range"
+		}
+	}
+	return ""
+}
+
+// end closes the episode and reveals the code in info.
+func (e *Env) end(info core.Info, success bool) {
+	e.active = false
+	info[core.InfoSuccess] = success
+	info["code"] = joinDigits(e.code, len(e.code))
+}
+
+// SampleAction returns a random guess of the right length with digits in
+// range (possibly repeated), as \boxed{d d ...}.
+func (e *Env) SampleAction(r *rand.Rand) string {
+	var b strings.Builder
+	b.WriteString(`\boxed{`)
+	for i := range e.lv.Length {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteByte(byte('1' + r.IntN(e.lv.Digits)))
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// Description says what the game is, in one line.
+func (e *Env) Description() string {
+	if e.cfg.Random {
+		return "Mastermind: find a code of distinct digits from black/white pegs; the level is drawn each episode."
+	}
+	return fmt.Sprintf("Mastermind: find a code of %d distinct digits 1-%d from black/white pegs within %d turns.", e.lv.Length, e.lv.Digits, e.lv.MaxTurns)
+}
