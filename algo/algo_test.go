@@ -1,0 +1,215 @@
+package algo
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gemgo/gemgo/buffer"
+	"github.com/gemgo/gemgo/policy"
+)
+
+// recorder is a Learner that remembers what it was asked to optimise.
+type recorder struct {
+	batches [][]policy.Sequence
+	loss    float64
+}
+
+func (r *recorder) Step(batch []policy.Sequence, lc policy.LossConfig) (policy.Stats, error) {
+	r.batches = append(r.batches, batch)
+	return policy.Stats{Loss: r.loss, PolicyLoss: 1, Entropy: 2, ApproxKL: 0.5, ClipFrac: 0.25, LR: 0.1}, nil
+}
+
+// episode adds one episode with the given turn rewards; the last turn is
+// terminated. Turn t's prompt is [episode, t] so tests can find it.
+func episode(t *testing.T, b *buffer.Buffer, group int, rewards ...float64) {
+	turns := make([]buffer.Transition, len(rewards))
+	for i, r := range rewards {
+		turns[i] = buffer.Transition{Prompt: []int{len(b.Episodes), i}, Response: []int{7, 8, 9}, LogProbs: []float32{-1, -1, -1}, Reward: r}
+	}
+	turns[len(turns)-1].Terminated = true
+	_, err := b.AddEpisode(group, uint64(group), rewards[len(rewards)-1] > 0, turns)
+	require.NoError(t, err)
+}
+
+func advantages(b *buffer.Buffer) []float64 {
+	a := make([]float64, b.Len())
+	for i, tr := range b.Transitions {
+		a[i] = tr.Advantage
+	}
+	return a
+}
+
+func TestREINFORCEAdvantages(t *testing.T) {
+	var b buffer.Buffer
+	episode(t, &b, 0, 0, 0, 1)
+	episode(t, &b, 1, -0.1)
+	a := DefaultREINFORCE()
+	a.Gamma = 0.5
+	l := &recorder{}
+	m, err := a.Update(&b, l, rand.New(rand.NewPCG(1, 1)))
+	require.NoError(t, err)
+	assert.InDeltaSlice(t, []float64{0.25, 0.5, 1, -0.1}, advantages(&b), 1e-12)
+	assert.InDelta(t, (1-0.1)/2, m["charts/episodic_return"], 1e-12)
+	assert.InDelta(t, 0.5, m["charts/success_rate"], 1e-12)
+	assert.InDelta(t, 2, m["charts/turns"], 1e-12)
+	assert.InDelta(t, 0.5, m["losses/approx_kl"], 1e-12)
+}
+
+func TestReBNAdvantages(t *testing.T) {
+	var b buffer.Buffer
+	episode(t, &b, 0, 0, 1) // G = 0.9, 1 with γ 0.9
+	episode(t, &b, 1, 0)    // G = 0
+	episode(t, &b, 2, 0.5)  // G = 0.5
+	a := DefaultReBN()
+	_, err := a.Update(&b, &recorder{}, rand.New(rand.NewPCG(1, 1)))
+	require.NoError(t, err)
+	g := []float64{0.9, 1, 0, 0.5}
+	mean := 2.4 / 4
+	var v float64
+	for _, x := range g {
+		v += (x - mean) * (x - mean)
+	}
+	std := math.Sqrt(v / 4)
+	want := make([]float64, 4)
+	for i, x := range g {
+		want[i] = (x - mean) / (std + 1e-9)
+	}
+	assert.InDeltaSlice(t, want, advantages(&b), 1e-9)
+	// Returns kept for inspection.
+	assert.InDelta(t, 0.9, b.Transitions[0].Return, 1e-12)
+}
+
+func TestReBNZeroVariance(t *testing.T) {
+	var b buffer.Buffer
+	episode(t, &b, 0, 1)
+	episode(t, &b, 1, 1)
+	_, err := DefaultReBN().Update(&b, &recorder{}, rand.New(rand.NewPCG(1, 1)))
+	require.NoError(t, err)
+	assert.Equal(t, []float64{0, 0}, advantages(&b))
+}
+
+func TestGRPOVariants(t *testing.T) {
+	build := func() *buffer.Buffer {
+		var b buffer.Buffer
+		episode(t, &b, 0, 0, 1)    // R 1
+		episode(t, &b, 0, 0, 0, 0) // R 0
+		episode(t, &b, 0, 0.5)     // R 0.5
+		episode(t, &b, 1, 0.2)     // a group of one
+		return &b
+	}
+	// group 0: R = 1, 0, 0.5; mean 0.5; std sqrt(1/6)
+	s := math.Sqrt(1.0 / 6)
+	cases := []struct {
+		variant string
+		want    []float64 // per episode
+	}{
+		{VariantGRPO, []float64{0.5 / (s + 1e-6), -0.5 / (s + 1e-6), 0, 0}},
+		{VariantDrGRPO, []float64{0.5, -0.5, 0, 0}},
+		{VariantRLOO, []float64{1 - 0.25, 0 - 0.75, 0.5 - 0.5, 0}},
+	}
+	for _, c := range cases {
+		t.Run(c.variant, func(t *testing.T) {
+			b := build()
+			a := DefaultGRPO()
+			a.Variant = c.variant
+			require.NoError(t, a.Validate())
+			m, err := a.Update(b, &recorder{}, rand.New(rand.NewPCG(1, 1)))
+			require.NoError(t, err)
+			for i, e := range b.Episodes {
+				for _, tr := range b.Turns(e) {
+					assert.InDelta(t, c.want[i], tr.Advantage, 1e-9, "episode %d turn %d", i, tr.Turn)
+				}
+			}
+			assert.InDelta(t, 0.5, m["charts/zero_adv_groups"], 1e-12, "the group of one has no signal")
+		})
+	}
+}
+
+func TestGRPOSameAdvantagePerEpisode(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for trial := 0; trial < 50; trial++ {
+		var b buffer.Buffer
+		for e := 0; e < 12; e++ {
+			n := 1 + rng.IntN(6)
+			r := make([]float64, n)
+			for i := range r {
+				r[i] = math.Round(rng.NormFloat64()*10) / 10
+			}
+			episode(t, &b, e/4, r...)
+		}
+		_, err := DefaultGRPO().Update(&b, &recorder{}, rng)
+		require.NoError(t, err)
+		for _, e := range b.Episodes {
+			turns := b.Turns(e)
+			for _, tr := range turns {
+				assert.Equal(t, turns[0].Advantage, tr.Advantage)
+			}
+		}
+	}
+}
+
+func TestOptimizeMinibatches(t *testing.T) {
+	var b buffer.Buffer
+	for e := 0; e < 10; e++ {
+		episode(t, &b, e, 0, float64(e))
+	}
+	a := DefaultReBN()
+	a.Opt.Epochs = 3
+	a.Opt.MinibatchSize = 6
+	l := &recorder{}
+	m, err := a.Update(&b, l, rand.New(rand.NewPCG(2, 2)))
+	require.NoError(t, err)
+	// 20 transitions, minibatches of ≤ 6: 4 per epoch, 3 epochs.
+	require.Len(t, l.batches, 12)
+	assert.InDelta(t, 12, m["losses/optimizer_steps"], 0)
+	for epoch := 0; epoch < 3; epoch++ {
+		seen := map[[2]int]int{}
+		for _, batch := range l.batches[epoch*4 : epoch*4+4] {
+			assert.LessOrEqual(t, len(batch), 6)
+			for _, s := range batch {
+				seen[[2]int{s.Prompt[0], s.Prompt[1]}]++
+				require.Len(t, s.Advantages, len(s.Response))
+				tr := b.Transitions[2*s.Prompt[0]+s.Prompt[1]]
+				for _, v := range s.Advantages {
+					assert.Equal(t, float32(tr.Advantage), v, "advantage broadcast to every response token")
+				}
+				assert.Equal(t, tr.LogProbs, s.OldLogProbs)
+			}
+		}
+		assert.Len(t, seen, 20, "every transition once per epoch")
+	}
+}
+
+func TestOptimizeRejectsNaNAndEmpty(t *testing.T) {
+	var b buffer.Buffer
+	_, err := DefaultReBN().Update(&b, &recorder{}, rand.New(rand.NewPCG(1, 1)))
+	assert.ErrorContains(t, err, "empty buffer")
+	episode(t, &b, 0, 1)
+	_, err = DefaultReBN().Update(&b, &recorder{loss: math.NaN()}, rand.New(rand.NewPCG(1, 1)))
+	assert.ErrorContains(t, err, "NaN")
+}
+
+func TestValidate(t *testing.T) {
+	bad := []struct {
+		a    interface{ Validate() error }
+		want string
+	}{
+		{&ReBN{Gamma: 1.5}, "algo.gamma"},
+		{&REINFORCE{Gamma: -0.1}, "algo.gamma"},
+		{&GRPO{Variant: "ppo"}, "algo.variant"},
+		{&ReBN{Gamma: 0.9, Opt: UpdateConfig{Epochs: -1}}, "algo.epochs"},
+		{&ReBN{Gamma: 0.9, Opt: UpdateConfig{MinibatchSize: -3}}, "algo.minibatch_size"},
+		{&ReBN{Gamma: 0.9, Opt: UpdateConfig{Loss: policy.LossConfig{KLCoef: 0.1}}}, "reference"},
+		{&ReBN{Gamma: 0.9, Opt: UpdateConfig{Loss: policy.LossConfig{ClipEps: 2}}}, "clip_eps"},
+	}
+	for _, c := range bad {
+		assert.ErrorContains(t, c.a.Validate(), c.want)
+	}
+	for _, a := range []interface{ Validate() error }{DefaultReBN(), DefaultREINFORCE(), DefaultGRPO()} {
+		assert.NoError(t, a.Validate())
+	}
+}

@@ -1,0 +1,123 @@
+package algo
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/gemgo/gemgo/buffer"
+)
+
+// GRPO variants.
+const (
+	// VariantGRPO is Group Relative Policy Optimization (Shao et al. 2024,
+	// DeepSeekMath): A = (R − mean_group R) / (std_group R + ε).
+	VariantGRPO = "grpo"
+	// VariantDrGRPO is Dr. GRPO (Liu et al. 2025, "Understanding R1-Zero-Like
+	// Training"): A = R − mean_group R, no division by the std. Pair it with
+	// the seq-mean-token-sum-norm loss aggregation, as the paper does.
+	VariantDrGRPO = "dr-grpo"
+	// VariantRLOO is REINFORCE Leave-One-Out (Ahmadian et al. 2024):
+	// A = R − mean of the other members of the group.
+	VariantRLOO = "rloo"
+)
+
+// GRPO collapses each episode to one scalar, its undiscounted return
+// R = Σ_t r_t, and compares the K episodes of a group (played from the
+// same initial state: the collector resets them with one seed). Every turn
+// of an episode gets the episode's advantage, so per-turn credit is lost:
+// the contrast the GEM paper draws with ReBN on multi-turn envs.
+type GRPO struct {
+	Variant string       `yaml:"variant"` // "grpo" (default), "dr-grpo" or "rloo"
+	Epsilon float64      `yaml:"epsilon"` // added to the group std; 0 means 1e-6
+	Opt     UpdateConfig `yaml:"-"`       // how the policy is optimised
+}
+
+var _ Algorithm = (*GRPO)(nil)
+
+// DefaultGRPO returns GRPO with ε = 1e-6 and one epoch.
+func DefaultGRPO() *GRPO { return &GRPO{Variant: VariantGRPO, Epsilon: 1e-6, Opt: UpdateConfig{Epochs: 1}} }
+
+// Name is the variant's name.
+func (a *GRPO) Name() string {
+	if a.Variant == "" {
+		return VariantGRPO
+	}
+	return a.Variant
+}
+
+// Validate checks the config, naming the field and the allowed values.
+func (a *GRPO) Validate() error {
+	switch a.Name() {
+	case VariantGRPO, VariantDrGRPO, VariantRLOO:
+	default:
+		return fmt.Errorf("algo.variant = %q: allowed %q, %q, %q", a.Variant, VariantGRPO, VariantDrGRPO, VariantRLOO)
+	}
+	if a.Epsilon < 0 {
+		return fmt.Errorf("algo.epsilon = %v: must be ≥ 0 (0 means 1e-6)", a.Epsilon)
+	}
+	return a.Opt.Validate()
+}
+
+// Update fills the group-relative advantages and optimises l.
+func (a *GRPO) Update(b *buffer.Buffer, l Learner, rng *rand.Rand) (Metrics, error) {
+	eps := a.Epsilon
+	if eps == 0 {
+		eps = 1e-6
+	}
+	// 1. one undiscounted return per episode
+	r := make([]float64, len(b.Episodes))
+	groups := make([]int, len(b.Episodes))
+	for i, e := range b.Episodes {
+		r[i], groups[i] = e.Return, e.Group
+	}
+	// 2. normalize within each group
+	var adv []float64
+	switch a.Name() {
+	case VariantGRPO:
+		adv = GroupNormalize(r, groups, eps, true)
+	case VariantDrGRPO:
+		adv = GroupNormalize(r, groups, eps, false)
+	case VariantRLOO:
+		adv = LeaveOneOut(r, groups)
+	}
+	// 3. every turn of an episode shares its advantage
+	for i, e := range b.Episodes {
+		turns := b.Turns(e)
+		for t := range turns {
+			turns[t].Advantage = adv[i]
+			turns[t].Return = r[i]
+		}
+	}
+	// 4. surrogate loss and optimizer steps
+	m, err := optimize(l, b, a.Opt, rng)
+	if err != nil {
+		return nil, err
+	}
+	// 5. stats
+	episodeMetrics(b, m)
+	advantageMetrics(b, m)
+	m["charts/zero_adv_groups"] = zeroGroups(adv, groups)
+	return m, nil
+}
+
+// zeroGroups is the fraction of groups whose advantages are all zero (no
+// learning signal: every member scored the same).
+func zeroGroups(adv []float64, groups []int) float64 {
+	idx := byGroup(groups)
+	if len(idx) == 0 {
+		return 0
+	}
+	zero := 0
+	for _, members := range idx {
+		all := true
+		for _, i := range members {
+			if adv[i] != 0 {
+				all = false
+			}
+		}
+		if all {
+			zero++
+		}
+	}
+	return float64(zero) / float64(len(idx))
+}

@@ -1,0 +1,72 @@
+package algo
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/gemgo/gemgo/buffer"
+)
+
+// ReBN is REINFORCE with Return Batch Normalization (GEM, arXiv
+// 2510.01051, §3): the discounted return of every turn, normalised over all
+// transitions of the batch,
+//
+//	A_t = (G_t − mean(G)) / (std(G) + ε)
+//
+// with the population std and ε = 1e-9 as in the paper's code. It keeps
+// REINFORCE's dense per-turn credit (any γ) and gains a baseline and a
+// scale from the batch, without a critic.
+type ReBN struct {
+	Gamma   float64      `yaml:"gamma"`   // discount factor over turns, [0, 1]
+	Epsilon float64      `yaml:"epsilon"` // added to the std; 0 means 1e-9
+	Opt     UpdateConfig `yaml:"-"`       // how the policy is optimised
+}
+
+var _ Algorithm = (*ReBN)(nil)
+
+// DefaultReBN returns ReBN with γ = 0.9, ε = 1e-9 and one epoch.
+func DefaultReBN() *ReBN { return &ReBN{Gamma: 0.9, Epsilon: 1e-9, Opt: UpdateConfig{Epochs: 1}} }
+
+// Name is "rebn".
+func (a *ReBN) Name() string { return "rebn" }
+
+// Validate checks the config, naming the field and the allowed range.
+func (a *ReBN) Validate() error {
+	if err := checkGamma("algo.gamma", a.Gamma); err != nil {
+		return err
+	}
+	if a.Epsilon < 0 {
+		return fmt.Errorf("algo.epsilon = %v: must be ≥ 0 (0 means 1e-9)", a.Epsilon)
+	}
+	return a.Opt.Validate()
+}
+
+// Update fills the batch-normalised returns and optimises l.
+func (a *ReBN) Update(b *buffer.Buffer, l Learner, rng *rand.Rand) (Metrics, error) {
+	eps := a.Epsilon
+	if eps == 0 {
+		eps = 1e-9
+	}
+	// 1. advantages: discounted returns per episode
+	episodeReturns(b, a.Gamma)
+	g := make([]float64, b.Len())
+	for i := range b.Transitions {
+		g[i] = b.Transitions[i].Return
+	}
+	// 2. normalize over the whole batch
+	for i, v := range BatchNormalize(g, eps) {
+		b.Transitions[i].Advantage = v
+	}
+	// 3. surrogate loss and optimizer steps
+	m, err := optimize(l, b, a.Opt, rng)
+	if err != nil {
+		return nil, err
+	}
+	// 4. stats
+	mean, std := meanStd(g)
+	m["charts/return_mean"] = mean
+	m["charts/return_std"] = std
+	episodeMetrics(b, m)
+	advantageMetrics(b, m)
+	return m, nil
+}
