@@ -109,7 +109,7 @@ func TestGRPOVariants(t *testing.T) {
 	}{
 		{VariantGRPO, []float64{0.5 / (s + 1e-6), -0.5 / (s + 1e-6), 0, 0}},
 		{VariantDrGRPO, []float64{0.5, -0.5, 0, 0}},
-		{VariantRLOO, []float64{1 - 0.25, 0 - 0.75, 0.5 - 0.5, 0}},
+		{VariantRLOO, []float64{1 - 0.25, 0 - 0.75, 0, 0}},
 	}
 	for _, c := range cases {
 		t.Run(c.variant, func(t *testing.T) {

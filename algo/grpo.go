@@ -35,7 +35,9 @@ type GRPO struct {
 var _ Algorithm = (*GRPO)(nil)
 
 // DefaultGRPO returns GRPO with ε = 1e-6 and one epoch.
-func DefaultGRPO() *GRPO { return &GRPO{Variant: VariantGRPO, Epsilon: 1e-6, Opt: UpdateConfig{Epochs: 1}} }
+func DefaultGRPO() *GRPO {
+	return &GRPO{Variant: VariantGRPO, Epsilon: 1e-6, Opt: UpdateConfig{Epochs: 1}}
+}
 
 // Name is the variant's name.
 func (a *GRPO) Name() string {
