@@ -1,0 +1,130 @@
+package policy
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"gorgonia.org/tensor"
+)
+
+// attentionK is fused causal multi-head self-attention on projected queries,
+// keys and values q, k, v, each (batch·length)×d with head h in columns
+// h·dh .. (h+1)·dh. Position i attends to positions 0..i of its own
+// sequence; sequences are right-padded, so real tokens never see padding.
+// It saves the attention probabilities for the backward pass.
+type attentionK[T Float] struct {
+	b, length, d, heads int
+	p                   []T // probabilities, (b, heads, length, length)
+	scratch             [][]T
+}
+
+func newAttentionK[T Float](b, length, d, heads int) *attentionK[T] {
+	return &attentionK[T]{b: b, length: length, d: d, heads: heads, p: make([]T, b*heads*length*length)}
+}
+
+func (k *attentionK[T]) String() string {
+	return fmt.Sprintf("attention(b=%d,len=%d,d=%d,heads=%d)", k.b, k.length, k.d, k.heads)
+}
+func (k *attentionK[T]) outShape() tensor.Shape { return tensor.Shape{k.b * k.length, k.d} }
+func (k *attentionK[T]) diffWRT(n int) []bool   { return []bool{true, true, true} }
+
+func (k *attentionK[T]) forward(out []T, in [][]T) {
+	q, kk, v := in[0], in[1], in[2]
+	L, d, dh := k.length, k.d, k.d/k.heads
+	scale := T(1 / math.Sqrt(float64(dh)))
+	parallelFor(k.b, func(lo, hi, _ int) {
+		for b := lo; b < hi; b++ {
+			for h := 0; h < k.heads; h++ {
+				off := b*L*d + h*dh
+				p := k.p[(b*k.heads+h)*L*L : (b*k.heads+h+1)*L*L]
+				gemm(false, true, L, L, dh, scale, q[off:], d, kk[off:], d, 0, p, L)
+				for i := 0; i < L; i++ {
+					row := p[i*L : (i+1)*L]
+					causalSoftmax(row, i)
+				}
+				gemm(false, false, L, dh, L, 1, p, L, v[off:], d, 0, out[off:], d)
+			}
+		}
+	})
+}
+
+// causalSoftmax replaces row[0..i] by its softmax and zeroes row[i+1:].
+func causalSoftmax[T Float](row []T, i int) {
+	mx := row[0]
+	for _, s := range row[1 : i+1] {
+		if s > mx {
+			mx = s
+		}
+	}
+	var sum T
+	for j := 0; j <= i; j++ {
+		e := exp(row[j] - mx)
+		row[j] = e
+		sum += e
+	}
+	inv := 1 / sum
+	for j := 0; j <= i; j++ {
+		row[j] *= inv
+	}
+	clear(row[i+1:])
+}
+
+func (k *attentionK[T]) backward(dIn [][]T, dOut, _ []T, in [][]T) {
+	q, kk, v := in[0], in[1], in[2]
+	dq, dk, dv := dIn[0], dIn[1], dIn[2]
+	L, d, dh := k.length, k.d, k.d/k.heads
+	scale := T(1 / math.Sqrt(float64(dh)))
+	workers := runtime.GOMAXPROCS(0)
+	for len(k.scratch) < workers {
+		k.scratch = append(k.scratch, make([]T, L*L))
+	}
+	parallelFor(k.b, func(lo, hi, w int) {
+		dp := k.scratch[w]
+		for b := lo; b < hi; b++ {
+			for h := 0; h < k.heads; h++ {
+				off := b*L*d + h*dh
+				p := k.p[(b*k.heads+h)*L*L : (b*k.heads+h+1)*L*L]
+				// dP = dO·Vᵀ, dV += Pᵀ·dO
+				gemm(false, true, L, L, dh, 1, dOut[off:], d, v[off:], d, 0, dp, L)
+				gemm(true, false, L, dh, L, 1, p, L, dOut[off:], d, 1, dv[off:], d)
+				// dS = P ⊙ (dP − rowsum(P ⊙ dP))
+				for i := 0; i < L; i++ {
+					pr, dr := p[i*L:i*L+i+1], dp[i*L:i*L+i+1]
+					var s T
+					for j, x := range pr {
+						s += x * dr[j]
+					}
+					for j, x := range pr {
+						dr[j] = x * (dr[j] - s)
+					}
+					clear(dp[i*L+i+1 : (i+1)*L])
+				}
+				// dQ += scale·dS·K, dK += scale·dSᵀ·Q
+				gemm(false, false, L, dh, L, scale, dp, L, kk[off:], d, 1, dq[off:], d)
+				gemm(true, false, L, dh, L, scale, dp, L, q[off:], d, 1, dk[off:], d)
+			}
+		}
+	})
+}
+
+// parallelFor splits 0..n into up to GOMAXPROCS contiguous chunks and runs
+// f(lo, hi, worker) on each in its own goroutine.
+func parallelFor(n int, f func(lo, hi, worker int)) {
+	w := min(runtime.GOMAXPROCS(0), n)
+	if w <= 1 {
+		f(0, n, 0)
+		return
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < w; i++ {
+		lo, hi := i*n/w, (i+1)*n/w
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(lo, hi, i)
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,163 @@
+package policy
+
+import (
+	"fmt"
+	"math"
+)
+
+// decoder is the plain-Go float32 forward pass over Weights with a per-layer
+// key/value cache, used by the Sampler. Several sequences ("slots") are
+// decoded together: each call feeds a packed run of tokens per slot at that
+// slot's next positions.
+type decoder struct {
+	w      *Weights
+	c      Config
+	slots  int
+	kcache [][]float32 // per layer: slots × context × d
+	vcache [][]float32
+	p      map[string][]float32
+	// scratch, grown as needed
+	x, h, q, k, v, a, f, t []float32
+	mean, rstd             []float32
+	scores                 []float32
+}
+
+// span is a run of tokens fed to one slot, starting at position start.
+type span struct {
+	slot, start int
+	tokens      []int
+}
+
+func grow(b []float32, n int) []float32 {
+	if cap(b) < n {
+		return make([]float32, n)
+	}
+	return b[:n]
+}
+
+// reset prepares the decoder for slots sequences over the current weights.
+func (dc *decoder) reset(w *Weights, slots int) {
+	dc.w, dc.c = w, w.Config
+	c := dc.c
+	if dc.p == nil {
+		dc.p = map[string][]float32{}
+	}
+	for _, p := range w.Params {
+		dc.p[p.Name] = p.Data
+	}
+	if len(dc.kcache) != c.Layers {
+		dc.kcache, dc.vcache = make([][]float32, c.Layers), make([][]float32, c.Layers)
+	}
+	n := slots * c.Context * c.DModel
+	for l := range dc.kcache {
+		dc.kcache[l] = grow(dc.kcache[l], n)
+		dc.vcache[l] = grow(dc.vcache[l], n)
+	}
+	dc.slots = slots
+}
+
+// forward runs the spans through the model, storing their keys and values in
+// the cache, and returns the final hidden state (after the last layer norm)
+// of every fed token, packed in span order (rows × d).
+func (dc *decoder) forward(spans []span) []float32 {
+	c := dc.c
+	d, ctx := c.DModel, c.Context
+	m := 0
+	for _, s := range spans {
+		m += len(s.tokens)
+	}
+	dc.x, dc.h = grow(dc.x, m*d), grow(dc.h, m*d)
+	dc.q, dc.k, dc.v, dc.a = grow(dc.q, m*d), grow(dc.k, m*d), grow(dc.v, m*d), grow(dc.a, m*d)
+	dc.f, dc.t = grow(dc.f, m*4*d), grow(dc.t, m*4*d)
+	dc.mean, dc.rstd = grow(dc.mean, m), grow(dc.rstd, m)
+	dc.scores = grow(dc.scores, ctx)
+	tok, pos := dc.p["tok_emb"], dc.p["pos_emb"]
+	row := 0
+	for _, s := range spans {
+		for i, id := range s.tokens {
+			o, te, pe := dc.x[row*d:(row+1)*d], tok[id*d:], pos[(s.start+i)*d:]
+			for j := range o {
+				o[j] = te[j] + pe[j]
+			}
+			row++
+		}
+	}
+	x := dc.x
+	for l := 0; l < c.Layers; l++ {
+		p := fmt.Sprintf("h%d.", l)
+		P := func(n string) []float32 { return dc.p[p+n] }
+		layerNormFwd(dc.h, x, P("ln1.g"), P("ln1.b"), dc.mean, dc.rstd, m, d)
+		linearFwd(dc.q, dc.h, P("wq"), P("bq"), m, d, d)
+		linearFwd(dc.k, dc.h, P("wk"), P("bk"), m, d, d)
+		linearFwd(dc.v, dc.h, P("wv"), P("bv"), m, d, d)
+		kc, vc := dc.kcache[l], dc.vcache[l]
+		row = 0
+		for _, s := range spans {
+			base := s.slot * ctx * d
+			copy(kc[base+s.start*d:], dc.k[row*d:(row+len(s.tokens))*d])
+			copy(vc[base+s.start*d:], dc.v[row*d:(row+len(s.tokens))*d])
+			for i := range s.tokens {
+				dc.attend(dc.a[(row+i)*d:(row+i+1)*d], dc.q[(row+i)*d:(row+i+1)*d], kc[base:], vc[base:], s.start+i)
+			}
+			row += len(s.tokens)
+		}
+		linearFwd(dc.h, dc.a, P("wo"), P("bo"), m, d, d)
+		for i := range x {
+			x[i] += dc.h[i]
+		}
+		layerNormFwd(dc.h, x, P("ln2.g"), P("ln2.b"), dc.mean, dc.rstd, m, d)
+		linearFwd(dc.t, dc.h, P("w1"), P("b1"), m, d, 4*d)
+		geluFwd(dc.f, dc.t)
+		linearFwd(dc.h, dc.f, P("w2"), P("b2"), m, 4*d, d)
+		for i := range x {
+			x[i] += dc.h[i]
+		}
+	}
+	layerNormFwd(dc.h, x, dc.p["lnf.g"], dc.p["lnf.b"], dc.mean, dc.rstd, m, d)
+	return dc.h[:m*d]
+}
+
+// attend writes into out the multi-head attention of query q at position
+// pos over the cached keys and values of positions 0..pos.
+func (dc *decoder) attend(out, q, kc, vc []float32, pos int) {
+	d, heads := dc.c.DModel, dc.c.Heads
+	dh := d / heads
+	scale := float32(1 / math.Sqrt(float64(dh)))
+	sc := dc.scores[:pos+1]
+	for h := 0; h < heads; h++ {
+		qh := q[h*dh : (h+1)*dh]
+		mx := float32(math.Inf(-1))
+		for j := range sc {
+			kj := kc[j*d+h*dh : j*d+(h+1)*dh]
+			var s float32
+			for e, x := range qh {
+				s += x * kj[e]
+			}
+			s *= scale
+			sc[j] = s
+			mx = max(mx, s)
+		}
+		var sum float32
+		for j, s := range sc {
+			e := float32(math.Exp(float64(s - mx)))
+			sc[j] = e
+			sum += e
+		}
+		oh := out[h*dh : (h+1)*dh]
+		clear(oh)
+		inv := 1 / sum
+		for j, pj := range sc {
+			pj *= inv
+			vj := vc[j*d+h*dh : j*d+(h+1)*dh]
+			for e := range oh {
+				oh[e] += pj * vj[e]
+			}
+		}
+	}
+}
+
+// logits writes the output projection of the hidden rows (n × d) into dst
+// (n × vocab).
+func (dc *decoder) logits(dst, hidden []float32, n int) {
+	linearFwd(dst, hidden, dc.p["wout"], dc.p["bout"], n, dc.c.DModel, dc.c.Vocab)
+}

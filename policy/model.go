@@ -1,0 +1,151 @@
+package policy
+
+import (
+	"fmt"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// graph is the training graph of one bucket shape: batch × length tokens
+// (right-padded), a decoder-only pre-LN transformer (token + position
+// embeddings; per block LN → causal multi-head attention → residual and
+// LN → tanh-GELU MLP of width 4d → residual; final LN) and either the policy
+// head (output projection and the fused policy loss) or the critic head (a
+// scalar value projection and the value loss). It is built once and rerun
+// with new token ids, targets and loss data.
+type graph[T Float] struct {
+	cfg       Config
+	b, length int
+	g         *G.ExprGraph
+	params    []*G.Node // aligned with the network's parameters
+	grads     G.Nodes
+	embed     *embedK[T]
+	loss      *policyLossK[T] // policy graphs
+	vloss     *valueLossK[T]  // critic graphs
+	cost      *G.Node
+	vm        G.VM // forward and backward
+	fwd       G.VM // forward only, built on first use
+}
+
+func dtypeOf[T Float]() tensor.Dtype {
+	var x T
+	if _, ok := any(x).(float32); ok {
+		return tensor.Float32
+	}
+	return tensor.Float64
+}
+
+// newGraph builds the graph for b sequences of length tokens over the
+// parameters params (data aligned with w.Params; the graph reads them in
+// place). critic selects the value head.
+func newGraph[T Float](w *Weights, params [][]T, b, length int, critic bool) (*graph[T], error) {
+	c := w.Config
+	if length > c.Context {
+		return nil, fmt.Errorf("graph length %d exceeds model.context %d", length, c.Context)
+	}
+	gr := &graph[T]{cfg: c, b: b, length: length, g: G.NewGraph()}
+	byName := map[string]*G.Node{}
+	dt := dtypeOf[T]()
+	for i, p := range w.Params {
+		shape := append([]int(nil), p.Shape...)
+		val := tensor.New(tensor.WithShape(shape...), tensor.WithBacking(params[i]))
+		n := G.NewTensor(gr.g, dt, len(shape), G.WithShape(shape...), G.WithName(p.Name), G.WithValue(val))
+		gr.params = append(gr.params, n)
+		byName[p.Name] = n
+	}
+	P := func(name string) *G.Node { return byName[name] }
+	n, d := b*length, c.DModel
+	var err error
+	must := func(x *G.Node, e error) *G.Node {
+		if err == nil && e != nil {
+			err = e
+		}
+		return x
+	}
+	gr.embed = &embedK[T]{n: n, d: d, length: length, ids: make([]int, n)}
+	x := must(apply[T](gr.embed, P("tok_emb"), P("pos_emb"))) // (n, d)
+	shape := tensor.Shape{n, d}
+	for l := 0; l < c.Layers; l++ {
+		p := fmt.Sprintf("h%d.", l)
+		h := must(apply[T](newLayerNormK[T](n, d), x, P(p+"ln1.g"), P(p+"ln1.b")))
+		q := must(apply[T](newLinearK[T](n, d, d, false), h, P(p+"wq"), P(p+"bq"))) // (n, d), heads side by side
+		k := must(apply[T](newLinearK[T](n, d, d, false), h, P(p+"wk"), P(p+"bk")))
+		v := must(apply[T](newLinearK[T](n, d, d, false), h, P(p+"wv"), P(p+"bv")))
+		a := must(apply[T](newAttentionK[T](b, length, d, c.Heads), q, k, v))
+		o := must(apply[T](newLinearK[T](n, d, d, false), a, P(p+"wo"), P(p+"bo")))
+		x = must(apply[T](&addK[T]{shape}, x, o))
+		h = must(apply[T](newLayerNormK[T](n, d), x, P(p+"ln2.g"), P(p+"ln2.b")))
+		f := must(apply[T](newLinearK[T](n, d, 4*d, true), h, P(p+"w1"), P(p+"b1"))) // (n, 4d)
+		f = must(apply[T](newLinearK[T](n, 4*d, d, false), f, P(p+"w2"), P(p+"b2")))
+		x = must(apply[T](&addK[T]{shape}, x, f))
+	}
+	x = must(apply[T](newLayerNormK[T](n, d), x, P("lnf.g"), P("lnf.b")))
+	if critic {
+		v := must(apply[T](newLinearK[T](n, d, 1, false), x, P("vhead.w"), P("vhead.b"))) // (n, 1)
+		gr.vloss = &valueLossK[T]{n: n}
+		gr.cost = must(apply[T](gr.vloss, v))
+	} else {
+		logits := must(apply[T](newLinearK[T](n, d, c.Vocab, false), x, P("wout"), P("bout"))) // (n, vocab)
+		gr.loss = newPolicyLossK[T](n, c.Vocab)
+		gr.cost = must(apply[T](gr.loss, logits))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("build graph %dx%d: %w", b, length, err)
+	}
+	if gr.grads, err = G.Grad(gr.cost, gr.params...); err != nil {
+		return nil, fmt.Errorf("differentiate graph %dx%d: %w", b, length, err)
+	}
+	gr.vm = G.NewTapeMachine(gr.g)
+	return gr, nil
+}
+
+// rebind points the parameter nodes at params again if a slice was
+// replaced (a loaded checkpoint, SetState).
+func (gr *graph[T]) rebind(params [][]T) error {
+	for i, n := range gr.params {
+		cur := n.Value().Data().([]T)
+		if len(cur) > 0 && &cur[0] == &params[i][0] {
+			continue
+		}
+		val := tensor.New(tensor.WithShape(n.Shape().Clone()...), tensor.WithBacking(params[i]))
+		if err := G.Let(n, val); err != nil {
+			return fmt.Errorf("rebind %s: %w", n.Name(), err)
+		}
+	}
+	return nil
+}
+
+// run executes the forward pass, and the backward pass when backward is set.
+func (gr *graph[T]) run(params [][]T, backward bool) error {
+	if err := gr.rebind(params); err != nil {
+		return err
+	}
+	vm := gr.vm
+	if !backward {
+		if gr.fwd == nil {
+			prog, locs, err := G.CompileFunction(gr.g, gr.params, G.Nodes{gr.cost})
+			if err != nil {
+				return fmt.Errorf("compile forward graph: %w", err)
+			}
+			gr.fwd = G.NewTapeMachine(gr.g, G.WithPrecompiled(prog, locs))
+		}
+		vm = gr.fwd
+	}
+	vm.Reset()
+	if err := vm.RunAll(); err != nil {
+		return fmt.Errorf("run graph %dx%d: %w", gr.b, gr.length, err)
+	}
+	return nil
+}
+
+// costValue is the scalar loss of the last run.
+func (gr *graph[T]) costValue() float64 {
+	d, _ := dataOf[T](gr.cost.Value())
+	return float64(d[0])
+}
+
+// grad is the gradient of parameter i from the last backward run.
+func (gr *graph[T]) grad(i int) []T {
+	return gr.grads[i].Value().Data().([]T)
+}

@@ -1,0 +1,275 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+)
+
+// SampleConfig controls generation.
+type SampleConfig struct {
+	MaxNewTokens int     // stop after this many new tokens (≥ 1)
+	Temperature  float64 // softmax temperature; 0 means 1
+	TopP         float64 // nucleus sampling mass in (0, 1); 0 or 1: off
+	Greedy       bool    // take the most likely token (ignores Temperature and TopP)
+	EOS          int     // stop token id (the tokenizer's EOS)
+}
+
+// Validate checks sc against a model of vocabulary vocab.
+func (sc SampleConfig) Validate(vocab int) error {
+	switch {
+	case sc.MaxNewTokens < 1:
+		return fmt.Errorf("sample.max_new_tokens = %d: must be ≥ 1", sc.MaxNewTokens)
+	case math.IsNaN(sc.Temperature) || sc.Temperature < 0 || math.IsInf(sc.Temperature, 0):
+		return fmt.Errorf("sample.temperature = %v: must be finite and ≥ 0 (0 means 1)", sc.Temperature)
+	case math.IsNaN(sc.TopP) || sc.TopP < 0 || sc.TopP > 1:
+		return fmt.Errorf("sample.top_p = %v: allowed [0, 1] (0 or 1: off)", sc.TopP)
+	case sc.EOS < 0 || sc.EOS >= vocab:
+		return fmt.Errorf("sample.eos = %d: outside the vocabulary [0, %d)", sc.EOS, vocab)
+	}
+	return nil
+}
+
+// Sample is one generated response.
+type Sample struct {
+	Tokens   []int     // generated tokens, including the EOS when one was emitted
+	LogProbs []float32 // log π(token | prefix) at temperature 1, one per token
+	Stopped  bool      // ended by EOS (false: hit MaxNewTokens or the context)
+}
+
+// Sampler generates responses with an incremental KV-cache decoder over the
+// current values of a Weights (a Trainer updating the same Weights is seen
+// by the next call). It keeps its buffers between calls; not safe for
+// concurrent use.
+type Sampler struct {
+	w      *Weights
+	dc     decoder
+	logits []float32
+	lp     []float64
+	idx    []int
+}
+
+// NewSampler returns a sampler over w (a policy from NewWeights).
+func NewSampler(w *Weights) *Sampler { return &Sampler{w: w} }
+
+func (s *Sampler) check() error {
+	if s.w == nil {
+		return errors.New("sampler: nil weights")
+	}
+	return checkLayout(s.w, Specs(s.w.Config))
+}
+
+func checkTokens(what string, toks []int, vocab int) error {
+	for _, t := range toks {
+		if t < 0 || t >= vocab {
+			return fmt.Errorf("%s: token id %d outside the vocabulary [0, %d)", what, t, vocab)
+		}
+	}
+	return nil
+}
+
+// Sample generates one response per prompt. Prompts may differ in length;
+// each must hold 1..Context tokens. A response ends at EOS, after
+// MaxNewTokens tokens, or when prompt and response reach Context+1 tokens
+// (the model reads at most Context). Random draws come from rng in a fixed
+// order (rows in order, one per sampled token), so the same rng state gives
+// the same samples.
+func (s *Sampler) Sample(prompts [][]int, sc SampleConfig, rng *rand.Rand) ([]Sample, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	c := s.w.Config
+	if err := sc.Validate(c.Vocab); err != nil {
+		return nil, fmt.Errorf("sample: %w", err)
+	}
+	if len(prompts) == 0 {
+		return nil, nil
+	}
+	if rng == nil && !sc.Greedy {
+		return nil, errors.New("sample: nil rng (needed unless greedy)")
+	}
+	for i, p := range prompts {
+		if len(p) == 0 {
+			return nil, fmt.Errorf("sample: prompt %d is empty (it must hold at least BOS)", i)
+		}
+		if len(p) > c.Context {
+			return nil, fmt.Errorf("sample: prompt %d has %d tokens, model.context is %d: no room to generate; shorten the prompt", i, len(p), c.Context)
+		}
+		if err := checkTokens(fmt.Sprintf("sample: prompt %d", i), p, c.Vocab); err != nil {
+			return nil, err
+		}
+	}
+	temp := sc.Temperature
+	if temp == 0 {
+		temp = 1
+	}
+	s.dc.reset(s.w, len(prompts))
+	out := make([]Sample, len(prompts))
+	pos := make([]int, len(prompts)) // tokens fed so far per slot
+	spans := make([]span, 0, len(prompts))
+	for i, p := range prompts {
+		spans = append(spans, span{slot: i, start: 0, tokens: p})
+	}
+	next := make([]int, len(prompts))
+	for len(spans) > 0 {
+		hidden := s.dc.forward(spans)
+		d, V := c.DModel, c.Vocab
+		// the hidden state of each span's last token
+		last := make([]int, len(spans))
+		row := 0
+		for j, sp := range spans {
+			row += len(sp.tokens)
+			last[j] = row - 1
+		}
+		s.logits = grow(s.logits, len(spans)*V)
+		for j, r := range last {
+			if r != j {
+				copy(hidden[j*d:(j+1)*d], hidden[r*d:(r+1)*d])
+			}
+		}
+		s.dc.logits(s.logits, hidden, len(spans))
+		var nextSpans []span
+		for j, sp := range spans {
+			i := sp.slot
+			pos[i] = sp.start + len(sp.tokens)
+			z := s.logits[j*V : (j+1)*V]
+			tok, lp := s.pick(z, temp, sc, rng)
+			out[i].Tokens = append(out[i].Tokens, tok)
+			out[i].LogProbs = append(out[i].LogProbs, lp)
+			switch {
+			case tok == sc.EOS:
+				out[i].Stopped = true
+			case len(out[i].Tokens) >= sc.MaxNewTokens, pos[i] >= c.Context:
+			default:
+				next[i] = tok
+				nextSpans = append(nextSpans, span{slot: i, start: pos[i], tokens: next[i : i+1]})
+			}
+		}
+		spans = nextSpans
+	}
+	return out, nil
+}
+
+// pick chooses the next token from logits z and returns it with its
+// log-prob at temperature 1.
+func (s *Sampler) pick(z []float32, temp float64, sc SampleConfig, rng *rand.Rand) (int, float32) {
+	V := len(z)
+	if cap(s.lp) < V {
+		s.lp = make([]float64, V)
+	}
+	lp := s.lp[:V]
+	mx := math.Inf(-1)
+	arg := 0
+	for j, v := range z {
+		if float64(v) > mx {
+			mx, arg = float64(v), j
+		}
+	}
+	var sum float64
+	for j, v := range z {
+		sum += math.Exp(float64(v) - mx)
+		lp[j] = float64(v)
+	}
+	lse := mx + math.Log(sum)
+	if sc.Greedy {
+		return arg, float32(lp[arg] - lse)
+	}
+	// probabilities at temperature temp (unnormalised, in lp's place)
+	probs := s.lp[:V]
+	var tot float64
+	for j := range probs {
+		probs[j] = math.Exp((probs[j] - mx) / temp)
+		tot += probs[j]
+	}
+	if sc.TopP > 0 && sc.TopP < 1 {
+		if cap(s.idx) < V {
+			s.idx = make([]int, V)
+		}
+		idx := s.idx[:V]
+		for j := range idx {
+			idx[j] = j
+		}
+		sort.SliceStable(idx, func(a, b int) bool { return probs[idx[a]] > probs[idx[b]] })
+		var cum float64
+		keep := V
+		for r, j := range idx {
+			cum += probs[j] / tot
+			if cum >= sc.TopP {
+				keep = r + 1
+				break
+			}
+		}
+		tot = 0
+		for r, j := range idx {
+			if r >= keep {
+				probs[j] = 0
+			} else {
+				tot += probs[j]
+			}
+		}
+	}
+	u := rng.Float64() * tot
+	tok := -1
+	for j, p := range probs {
+		if p == 0 {
+			continue
+		}
+		tok = j
+		if u < p {
+			break
+		}
+		u -= p
+	}
+	return tok, z[tok] - float32(lse)
+}
+
+// LogProbs returns log π(response[i] | prompt, response[:i]) for each
+// response token under the current weights (a plain-Go forward pass).
+func (s *Sampler) LogProbs(prompt, response []int) ([]float32, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	c := s.w.Config
+	switch {
+	case len(prompt) == 0:
+		return nil, errors.New("log-probs: empty prompt")
+	case len(response) == 0:
+		return nil, nil
+	case len(prompt)+len(response)-1 > c.Context:
+		return nil, fmt.Errorf("log-probs: prompt %d + response %d tokens exceed model.context %d + 1", len(prompt), len(response), c.Context)
+	}
+	if err := checkTokens("log-probs: prompt", prompt, c.Vocab); err != nil {
+		return nil, err
+	}
+	if err := checkTokens("log-probs: response", response, c.Vocab); err != nil {
+		return nil, err
+	}
+	seq := append(append([]int(nil), prompt...), response[:len(response)-1]...)
+	s.dc.reset(s.w, 1)
+	hidden := s.dc.forward([]span{{slot: 0, start: 0, tokens: seq}})
+	d, V := c.DModel, c.Vocab
+	n := len(response)
+	h := hidden[(len(prompt)-1)*d : (len(prompt)-1+n)*d]
+	s.logits = grow(s.logits, n*V)
+	s.dc.logits(s.logits, h, n)
+	out := make([]float32, n)
+	for i, t := range response {
+		z := s.logits[i*V : (i+1)*V]
+		out[i] = z[t] - float32(lse(z))
+	}
+	return out, nil
+}
+
+func lse(z []float32) float64 {
+	mx := math.Inf(-1)
+	for _, v := range z {
+		mx = max(mx, float64(v))
+	}
+	var s float64
+	for _, v := range z {
+		s += math.Exp(float64(v) - mx)
+	}
+	return mx + math.Log(s)
+}

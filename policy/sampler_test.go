@@ -1,0 +1,138 @@
+package policy
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The sampler's token log-probs equal the training graph's on random weights
+// and prompts of different lengths.
+func TestSamplerMatchesGraph(t *testing.T) {
+	for seed := uint64(1); seed <= 3; seed++ {
+		w := randomWeights(t, tinyConfig, false, seed)
+		rng := rand.New(rand.NewPCG(seed, 7))
+		var prompts [][]int
+		for _, n := range []int{1, 3, 7, 12, 5} {
+			prompts = append(prompts, randomTokens(rng, n, tinyConfig.Vocab))
+		}
+		s := NewSampler(w)
+		samples, err := s.Sample(prompts, SampleConfig{MaxNewTokens: 6, EOS: 0}, rng)
+		require.NoError(t, err)
+		tr, err := NewTrainer(w, OptimConfig{})
+		require.NoError(t, err)
+		var batch []Sequence
+		for i, smp := range samples {
+			require.NotEmpty(t, smp.Tokens)
+			batch = append(batch, Sequence{Prompt: prompts[i], Response: smp.Tokens})
+		}
+		logp, ent, err := tr.Evaluate(batch)
+		require.NoError(t, err)
+		for i, smp := range samples {
+			require.Len(t, logp[i], len(smp.Tokens))
+			plain, err := s.LogProbs(prompts[i], smp.Tokens)
+			require.NoError(t, err)
+			for j := range smp.Tokens {
+				assert.InDelta(t, logp[i][j], smp.LogProbs[j], 1e-4, "seed %d seq %d token %d: graph vs sampler", seed, i, j)
+				assert.InDelta(t, logp[i][j], plain[j], 1e-4, "seed %d seq %d token %d: graph vs plain forward", seed, i, j)
+				assert.Less(t, smp.LogProbs[j], float32(0))
+				assert.Greater(t, ent[i][j], float32(0))
+				assert.LessOrEqual(t, ent[i][j], float32(math.Log(float64(tinyConfig.Vocab))+1e-4))
+			}
+		}
+	}
+}
+
+func TestSamplerDeterministicAndStops(t *testing.T) {
+	w := randomWeights(t, tinyConfig, false, 4)
+	s := NewSampler(w)
+	prompts := [][]int{{1, 2, 3}, {4}, {5, 6, 7, 8, 9, 10}}
+	sc := SampleConfig{MaxNewTokens: 5, EOS: 2, TopP: 0.9, Temperature: 0.8}
+	a, err := s.Sample(prompts, sc, rand.New(rand.NewPCG(1, 1)))
+	require.NoError(t, err)
+	b, err := s.Sample(prompts, sc, rand.New(rand.NewPCG(1, 1)))
+	require.NoError(t, err)
+	require.Equal(t, a, b)
+	// stop rules hold over many seeds
+	sawEOS, sawMax := false, false
+	for seed := uint64(0); seed < 40; seed++ {
+		out, err := s.Sample(prompts, sc, rand.New(rand.NewPCG(seed, 3)))
+		require.NoError(t, err)
+		for _, o := range out {
+			require.LessOrEqual(t, len(o.Tokens), 5)
+			require.Len(t, o.LogProbs, len(o.Tokens))
+			for j, tok := range o.Tokens {
+				if j < len(o.Tokens)-1 {
+					require.NotEqual(t, 2, tok, "EOS in the middle")
+				}
+			}
+			if o.Stopped {
+				sawEOS = true
+				require.Equal(t, 2, o.Tokens[len(o.Tokens)-1])
+			} else {
+				sawMax = true
+				require.Len(t, o.Tokens, 5)
+			}
+		}
+	}
+	assert.True(t, sawEOS && sawMax)
+	// the context bounds the response: prompt + response ≤ Context + 1
+	long := randomTokens(rand.New(rand.NewPCG(2, 2)), tinyConfig.Context-2, tinyConfig.Vocab)
+	out, err := s.Sample([][]int{long}, SampleConfig{MaxNewTokens: 50, EOS: 12, Temperature: 0.01}, rand.New(rand.NewPCG(5, 5)))
+	require.NoError(t, err)
+	if !out[0].Stopped {
+		require.Len(t, out[0].Tokens, 3)
+	}
+}
+
+func TestSamplerGreedyIsArgmax(t *testing.T) {
+	w := randomWeights(t, tinyConfig, false, 5)
+	s := NewSampler(w)
+	prompt := []int{1, 5, 9}
+	out, err := s.Sample([][]int{prompt}, SampleConfig{MaxNewTokens: 4, Greedy: true, EOS: 0}, nil)
+	require.NoError(t, err)
+	// each greedy token has the highest log-prob among all candidates
+	prefix := append([]int(nil), prompt...)
+	for j, tok := range out[0].Tokens {
+		best := float32(math.Inf(-1))
+		for cand := 0; cand < tinyConfig.Vocab; cand++ {
+			lp, err := s.LogProbs(prefix, []int{cand})
+			require.NoError(t, err)
+			best = max(best, lp[0])
+		}
+		require.InDelta(t, best, out[0].LogProbs[j], 1e-6)
+		prefix = append(prefix, tok)
+	}
+	// top-p near 0 keeps only the most likely token: same as greedy
+	tp, err := s.Sample([][]int{prompt}, SampleConfig{MaxNewTokens: 4, TopP: 1e-9, EOS: 0}, rand.New(rand.NewPCG(9, 9)))
+	require.NoError(t, err)
+	require.Equal(t, out[0].Tokens, tp[0].Tokens)
+}
+
+func TestSamplerErrors(t *testing.T) {
+	w := randomWeights(t, tinyConfig, false, 6)
+	s := NewSampler(w)
+	rng := rand.New(rand.NewPCG(1, 1))
+	ok := SampleConfig{MaxNewTokens: 3, EOS: 0}
+	for name, tc := range map[string]struct {
+		prompts [][]int
+		sc      SampleConfig
+		want    string
+	}{
+		"empty prompt":  {[][]int{{1}, {}}, ok, "prompt 1 is empty"},
+		"long prompt":   {[][]int{make([]int, tinyConfig.Context+1)}, ok, "no room"},
+		"bad token":     {[][]int{{1, 99}}, ok, "outside the vocabulary"},
+		"no new tokens": {[][]int{{1}}, SampleConfig{EOS: 0}, "max_new_tokens"},
+		"bad top-p":     {[][]int{{1}}, SampleConfig{MaxNewTokens: 1, TopP: 1.5}, "top_p"},
+		"bad temp":      {[][]int{{1}}, SampleConfig{MaxNewTokens: 1, Temperature: -1}, "temperature"},
+		"bad eos":       {[][]int{{1}}, SampleConfig{MaxNewTokens: 1, EOS: 13}, "eos"},
+	} {
+		_, err := s.Sample(tc.prompts, tc.sc, rng)
+		require.ErrorContains(t, err, tc.want, name)
+	}
+	_, err := s.LogProbs(nil, []int{1})
+	require.Error(t, err)
+}

@@ -1,0 +1,273 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Stats summarises one training step. Loss and PolicyLoss are aggregated as
+// configured; Entropy, ApproxKL, ClipFrac and KL are means over the
+// response tokens.
+type Stats struct {
+	Loss       float64 // the minimised loss
+	PolicyLoss float64 // its policy term (clipped surrogate, or −A·logp)
+	Entropy    float64 // mean entropy of the full softmax at response tokens
+	ApproxKL   float64 // mean (ρ−1) − log ρ against OldLogProbs (0 without them)
+	ClipFrac   float64 // fraction of tokens with |ρ−1| > ε
+	KL         float64 // mean k3 estimate of KL(π‖π_ref) over tokens with RefLogProbs
+	GradNorm   float64 // global gradient L2 norm before clipping
+	LR         float64 // learning rate of this step
+	Tokens     int     // response tokens in the minibatch
+}
+
+// Trainer updates a policy's Weights in place with Adam. Graphs are built
+// per (batch, length) bucket on first use and reused. Not safe for
+// concurrent use.
+type Trainer struct {
+	w      *Weights
+	opt    *adam
+	graphs map[[2]int]*graph[float32]
+	params [][]float32
+	acc    [][]float32 // gradient sum over the chunks of a step
+	grads  [][]float32 // gradients of the last step
+}
+
+// NewTrainer returns a trainer of w (a policy from NewWeights) with
+// optimizer settings oc.
+func NewTrainer(w *Weights, oc OptimConfig) (*Trainer, error) {
+	if w == nil {
+		return nil, errors.New("new trainer: nil weights")
+	}
+	if err := checkLayout(w, Specs(w.Config)); err != nil {
+		return nil, fmt.Errorf("new trainer: %w", err)
+	}
+	opt, err := newAdam(w, oc)
+	if err != nil {
+		return nil, fmt.Errorf("new trainer: %w", err)
+	}
+	return &Trainer{w: w, opt: opt, graphs: map[[2]int]*graph[float32]{}}, nil
+}
+
+// checkLayout verifies that w holds exactly the parameters specs lists.
+func checkLayout(w *Weights, specs []ParamSpec) error {
+	if err := w.Config.Validate(); err != nil {
+		return err
+	}
+	if len(w.Params) != len(specs) {
+		return fmt.Errorf("weights hold %d parameters, the model needs %d", len(w.Params), len(specs))
+	}
+	for i, s := range specs {
+		p := w.Params[i]
+		n := 1
+		for _, k := range s.Shape {
+			n *= k
+		}
+		if p.Name != s.Name || len(p.Data) != n {
+			return fmt.Errorf("parameter %d is %s with %d values, want %s %v", i, p.Name, len(p.Data), s.Name, s.Shape)
+		}
+	}
+	return nil
+}
+
+func (t *Trainer) refreshParams() {
+	t.params = t.params[:0]
+	for _, p := range t.w.Params {
+		t.params = append(t.params, p.Data)
+	}
+}
+
+func (t *Trainer) graph(b, length int) (*graph[float32], error) {
+	key := [2]int{b, length}
+	if g, ok := t.graphs[key]; ok {
+		return g, nil
+	}
+	g, err := newGraph(t.w, t.params, b, length, false)
+	if err != nil {
+		return nil, err
+	}
+	t.graphs[key] = g
+	return g, nil
+}
+
+// batchLen is the graph length for the longest sequence of batch.
+func batchLen(batch []Sequence, context int) int {
+	n := 0
+	for _, s := range batch {
+		n = max(n, len(s.Prompt)+len(s.Response)-1)
+	}
+	return bucketLen(n, context)
+}
+
+// Step runs forward and backward on batch (any size ≥ 1) with loss lc and
+// applies one Adam step.
+func (t *Trainer) Step(batch []Sequence, lc LossConfig) (Stats, error) {
+	if err := lc.Validate(); err != nil {
+		return Stats{}, fmt.Errorf("train step: %w", err)
+	}
+	return t.step(batch, lc.withDefaults(), true)
+}
+
+// SupervisedStep minimises the mean cross-entropy of the response tokens
+// (the format warm-up): the PG loss with advantage 1 and token-mean.
+func (t *Trainer) SupervisedStep(batch []Sequence) (Stats, error) {
+	sup := make([]Sequence, len(batch))
+	for i, s := range batch {
+		sup[i] = Sequence{Prompt: s.Prompt, Response: s.Response}
+	}
+	return t.step(sup, LossConfig{Kind: PG, Agg: TokenMean}.withDefaults(), true)
+}
+
+func (t *Trainer) step(batch []Sequence, lc LossConfig, update bool) (Stats, error) {
+	if len(batch) == 0 {
+		return Stats{}, errors.New("train step: empty batch")
+	}
+	for i := range batch {
+		if err := checkSequence(i, &batch[i], t.w.Config, lc.Kind == Clip); err != nil {
+			return Stats{}, fmt.Errorf("train step: %w", err)
+		}
+	}
+	t.refreshParams()
+	weights := aggWeights(batch, lc, t.w.Config.Context)
+	L := batchLen(batch, t.w.Config.Context)
+	parts := chunks(len(batch), L)
+	var st Stats
+	var klTokens int
+	for ci, ch := range parts {
+		sub := batch[ch[0]:ch[1]]
+		g, err := t.graph(bucketBatch(len(sub)), L)
+		if err != nil {
+			return Stats{}, fmt.Errorf("train step: %w", err)
+		}
+		fillPolicy(g, sub, weights[ch[0]:ch[1]], lc)
+		if err := g.run(t.params, true); err != nil {
+			return Stats{}, fmt.Errorf("train step: %w", err)
+		}
+		st.Loss += g.costValue()
+		klTokens += tokenStats(g.loss, &st)
+		if len(parts) == 1 {
+			t.grads = t.grads[:0]
+			for i := range t.params {
+				t.grads = append(t.grads, g.grad(i))
+			}
+			continue
+		}
+		if t.acc == nil {
+			for _, p := range t.params {
+				t.acc = append(t.acc, make([]float32, len(p)))
+			}
+		}
+		for i := range t.params {
+			a, gi := t.acc[i], g.grad(i)
+			if ci == 0 {
+				copy(a, gi)
+				continue
+			}
+			for j, x := range gi {
+				a[j] += x
+			}
+		}
+		t.grads = t.acc
+	}
+	if st.Tokens > 0 {
+		n := float64(st.Tokens)
+		st.Entropy /= n
+		st.ApproxKL /= n
+		st.ClipFrac /= n
+	}
+	if klTokens > 0 {
+		st.KL /= float64(klTokens)
+	}
+	if update {
+		st.GradNorm, st.LR = t.opt.step(t.params, t.grads)
+	}
+	return st, nil
+}
+
+// tokenStats adds the loss head's per-token statistics of the last run to
+// st (sums; the caller divides) and returns the number of tokens with a
+// reference log-prob.
+func tokenStats[T Float](k *policyLossK[T], st *Stats) int {
+	klTokens := 0
+	for i, tgt := range k.target {
+		if tgt < 0 {
+			continue
+		}
+		st.Tokens++
+		st.PolicyLoss += k.w[i] * k.pgTerm[i]
+		st.Entropy += k.ent[i]
+		lr := k.logp[i] - k.old[i]
+		st.ApproxKL += math.Expm1(lr) - lr
+		if math.Abs(math.Expm1(lr)) > k.lc.ClipEps {
+			st.ClipFrac++
+		}
+		if !math.IsNaN(k.ref[i]) {
+			r := k.ref[i] - k.logp[i]
+			st.KL += math.Expm1(r) - r
+			klTokens++
+		}
+	}
+	return klTokens
+}
+
+// Evaluate returns, per sequence, the log-prob of each response token and
+// the entropy of the softmax at its position under the current weights,
+// without updating them.
+func (t *Trainer) Evaluate(batch []Sequence) (logp, entropy [][]float32, err error) {
+	if len(batch) == 0 {
+		return nil, nil, errors.New("evaluate: empty batch")
+	}
+	for i := range batch {
+		if err := checkSequence(i, &batch[i], t.w.Config, false); err != nil {
+			return nil, nil, fmt.Errorf("evaluate: %w", err)
+		}
+	}
+	t.refreshParams()
+	lc := LossConfig{Kind: PG}.withDefaults()
+	weights := aggWeights(batch, lc, t.w.Config.Context)
+	L := batchLen(batch, t.w.Config.Context)
+	for _, ch := range chunks(len(batch), L) {
+		sub := batch[ch[0]:ch[1]]
+		g, err := t.graph(bucketBatch(len(sub)), L)
+		if err != nil {
+			return nil, nil, fmt.Errorf("evaluate: %w", err)
+		}
+		fillPolicy(g, sub, weights[ch[0]:ch[1]], lc)
+		if err := g.run(t.params, false); err != nil {
+			return nil, nil, fmt.Errorf("evaluate: %w", err)
+		}
+		for r, s := range sub {
+			lp, h := make([]float32, len(s.Response)), make([]float32, len(s.Response))
+			for j := range s.Response {
+				row := r*L + len(s.Prompt) - 1 + j
+				lp[j], h[j] = float32(g.loss.logp[row]), float32(g.loss.ent[row])
+			}
+			logp, entropy = append(logp, lp), append(entropy, h)
+		}
+	}
+	return logp, entropy, nil
+}
+
+// Gradients returns a copy of the raw (unclipped) gradients of the last
+// step, aligned with the weights' parameters; nil before the first step.
+func (t *Trainer) Gradients() [][]float32 {
+	var out [][]float32
+	for _, g := range t.grads {
+		out = append(out, append([]float32(nil), g...))
+	}
+	return out
+}
+
+// State returns a copy of the optimizer state (for checkpoints).
+func (t *Trainer) State() AdamState { return t.opt.stateCopy() }
+
+// SetState restores an optimizer state saved by State.
+func (t *Trainer) SetState(s AdamState) error {
+	if err := t.opt.setState(t.w, s); err != nil {
+		return fmt.Errorf("trainer: %w", err)
+	}
+	return nil
+}
+
+// Weights returns the weights the trainer updates.
+func (t *Trainer) Weights() *Weights { return t.w }
