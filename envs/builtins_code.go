@@ -1,6 +1,8 @@
 package envs
 
-// registerCode registers the built-in envs of this family.
+import "github.com/gemgo/gemgo/envs/code"
+
+// registerCode registers the coding tasks (code:sample, code:jsonl).
 func registerCode(r *Registry) error {
-	return nil
+	return code.Register(r)
 }

@@ -1,0 +1,40 @@
+// Package code holds gemgo's coding tasks (GEM's code envs): a problem
+// statement in, a Python 3 program out, judged on stdin/stdout tests in
+// package sandbox.
+//
+// Ids (see Register):
+//
+//   - code:sample — 22 short problems written for gemgo (3 to 8 tests each),
+//     embedded in the binary; reference solutions live in testdata.
+//   - code:jsonl — a JSONL problem set, option path; one object per line,
+//     {"question": "...", "tests": [{"input": "...", "output": "..."}]} (or
+//     tests as {"inputs": [...], "outputs": [...]}), field names set by the
+//     options id_field, question_field, tests_field, input_field,
+//     output_field. A bad line is an error naming the file and line.
+//
+// Each episode is one turn. Reset(seed) picks a problem with the env's own
+// generator. The action is a response; its program is the last ```python
+// fenced block (or, when there is none, the last untagged ``` block; see
+// ExtractCode). No such block is a format error: reward -format_penalty
+// (default -0.1), Info format_error, episode terminated. Otherwise the
+// program runs on each test (at most max_tests, default 12, the first
+// ones) as `python3 -I -S solution.py` — isolated mode, no site-packages:
+// only the standard library — and the reward is 1 when every test passes,
+// else 0. Outputs are compared line by line ignoring trailing spaces and
+// tabs on each line, "\r\n" line ends and trailing blank lines (SameOutput).
+//
+// Step's Info: "correct" and core.InfoSuccess (all passed), "passed" and
+// "total" (counts), "failed" (the failing tests' numbers, from 1), "tests"
+// ([]TestResult: verdict and detail of each test — the first differing
+// line, the limit reached, the exit code and tail of stderr), "problem_id",
+// and "sandbox" (the isolation in force, see sandbox.Detect).
+//
+// Options of both ids: timeout (seconds per test, wall clock and CPU,
+// default 1), memory_mb (default 256), output_kb (default 1024), concurrency
+// (tests run at once, default 4), python (interpreter, default python3),
+// max_tests (default 12), fail_fast (skip the tests after the first failure,
+// default false), style (gem or brief), format_penalty (0 to 1, default
+// 0.1). Where python3 is missing, Make fails with an error saying how to
+// install it. A wall-clock limit of 1 s is GEM's; on a loaded machine a
+// larger timeout avoids failing correct programs.
+package code

@@ -1,0 +1,1 @@
+print(sum(c in "aeiou" for c in input().lower()))

@@ -1,0 +1,1 @@
+print(sum(int(c) for c in input().strip()))
