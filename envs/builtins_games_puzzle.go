@@ -1,6 +1,7 @@
 package envs
 
 import (
+	"github.com/gemgo/gemgo/envs/game/game2048"
 	"github.com/gemgo/gemgo/envs/game/minesweeper"
 	"github.com/gemgo/gemgo/envs/game/sudoku"
 )
@@ -10,6 +11,7 @@ func registerGamesPuzzle(r *Registry) error {
 	for _, reg := range []func(*Registry) error{
 		minesweeper.Register,
 		sudoku.Register,
+		game2048.Register,
 	} {
 		if err := reg(r); err != nil {
 			return err

@@ -1,0 +1,181 @@
+package game2048
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"strconv"
+
+	"github.com/gemgo/gemgo/envs/core"
+)
+
+// Level is one difficulty: the tile to build and the turn limit.
+type Level struct {
+	Name   string
+	Target int // a power of two in [16, 65536]
+	Turns  int
+}
+
+// Env is a 2048 episode. Make it with New or through a Registry.
+type Env struct {
+	levels   []Level
+	style    core.Style
+	maxTurns int // 0: the level's own limit
+
+	pcg      *rand.PCG
+	rng      *rand.Rand
+	lv       Level
+	b        board
+	startMax int // largest tile at Reset
+	credited int // largest tile whose reward has been paid
+	limit    int
+	turn     int
+	active   bool
+	buf      []byte
+}
+
+var (
+	_ core.Env           = (*Env)(nil)
+	_ core.ActionSampler = (*Env)(nil)
+	_ core.Describer     = (*Env)(nil)
+)
+
+// New returns an env that plays one of levels (drawn on each Reset when
+// there are several). maxTurns 0 keeps each level's limit.
+func New(levels []Level, style core.Style, maxTurns int) (*Env, error) {
+	if len(levels) == 0 {
+		return nil, fmt.Errorf("game2048: no levels given")
+	}
+	for _, l := range levels {
+		if l.Target < 16 || l.Target > 65536 || bits.OnesCount(uint(l.Target)) != 1 || l.Turns < 1 {
+			return nil, fmt.Errorf("game2048: level %+v: want a power-of-two target in [16, 65536] and turns ≥ 1", l)
+		}
+	}
+	pcg := rand.NewPCG(0, 0)
+	return &Env{levels: levels, style: style, maxTurns: maxTurns, pcg: pcg, rng: rand.New(pcg)}, nil
+}
+
+// Description says what the env is in one line.
+func (e *Env) Description() string {
+	if len(e.levels) > 1 {
+		return "2048 on 4×4: reach 16, 32 or 64 (drawn per episode)"
+	}
+	l := e.levels[0]
+	return fmt.Sprintf("2048 on 4×4: reach the %d tile in %d turns", l.Target, l.Turns)
+}
+
+// Reset starts a board with two random tiles.
+func (e *Env) Reset(seed uint64) (string, core.Info, error) {
+	e.pcg.Seed(seed, 0x32303438) // "2048"
+	e.lv = e.levels[0]
+	if len(e.levels) > 1 {
+		e.lv = e.levels[e.rng.IntN(len(e.levels))]
+	}
+	e.b = board{}
+	e.b.spawn(e.rng)
+	e.b.spawn(e.rng)
+	e.startMax = e.b.maxTile()
+	e.credited = e.startMax
+	e.limit = e.lv.Turns
+	if e.maxTurns > 0 {
+		e.limit = e.maxTurns
+	}
+	e.turn, e.active = 0, true
+	obs := e.instructions() + "\n" + string(e.b.render(nil))
+	return obs, core.Info{core.InfoMaxTurns: e.limit, "level": e.lv.Name, "target": e.lv.Target}, nil
+}
+
+func (e *Env) instructions() string {
+	if e.style == core.StyleBrief {
+		return fmt.Sprintf(`2048 4x4: reach %d in %d turns. Equal tiles merge. Answer \boxed{left}, \boxed{right}, \boxed{up} or \boxed{down}.`,
+			e.lv.Target, e.limit)
+	}
+	return fmt.Sprintf("You are playing 2048 on a 4x4 board ('.' is an empty cell). Each turn, slide all tiles "+
+		"left, right, up or down; two equal tiles that meet merge into one tile of their sum, and then a 2 or a 4 "+
+		"appears on an empty cell. Build a %d tile to win. The game ends early when no move is possible. "+
+		"Give your move as \\boxed{left}, \\boxed{right}, \\boxed{up} or \\boxed{down}. You have %d turns.",
+		e.lv.Target, e.limit)
+}
+
+// Step plays one move: see the package doc for the rules and rewards.
+func (e *Env) Step(text string) (core.Step, error) {
+	if !e.active {
+		return core.Step{}, core.ErrNotReset
+	}
+	e.turn++
+	info := core.Info{core.InfoTurn: e.turn}
+	d, err := parseAction(text)
+	if err != nil {
+		e.active = false
+		info[core.InfoFormatError] = true
+		info[core.InfoSuccess] = false
+		return core.Step{
+			Obs:        "Format error: " + err.Error() + `. Answer \boxed{left}, \boxed{right}, \boxed{up} or \boxed{down}.`,
+			Reward:     core.RewardFormatError,
+			Terminated: true,
+			Info:       info,
+		}, nil
+	}
+	st := core.Step{Info: info}
+	var msg string
+	changed, merged := e.b.move(d)
+	switch {
+	case !changed:
+		info[core.InfoInvalid] = true
+		msg = "Invalid move: nothing can slide " + d.String() + "."
+	default:
+		if merged > e.credited {
+			st.Reward = e.score(merged)
+			e.credited = merged
+		}
+		e.b.spawn(e.rng)
+		msg = "Moved " + d.String() + "."
+	}
+	switch {
+	case e.credited >= e.lv.Target:
+		st.Terminated = true
+		info[core.InfoSuccess] = true
+		msg += " You built " + strconv.Itoa(e.lv.Target) + ": you win!"
+	case !e.b.canMove():
+		st.Terminated = true
+		info[core.InfoSuccess] = false
+		msg += " No move is possible: game over."
+	case e.turn >= e.limit:
+		st.Truncated = true
+		info[core.InfoSuccess] = false
+		msg += " Out of turns."
+	}
+	if st.Done() {
+		e.active = false
+	}
+	e.buf = append(append(e.buf[:0], msg...), '\n')
+	e.buf = e.b.render(e.buf)
+	st.Obs = string(e.buf)
+	return st, nil
+}
+
+// score is the reward for raising the credited maximum to tile.
+func (e *Env) score(tile int) float64 {
+	l2 := func(x int) float64 { return math.Log2(float64(x)) }
+	tile = min(tile, e.lv.Target)
+	return (l2(tile) - l2(e.credited)) / (l2(e.lv.Target) - l2(e.startMax))
+}
+
+// SampleAction returns a random move that always parses: during an
+// episode, one that changes the board when there is one.
+func (e *Env) SampleAction(r *rand.Rand) string {
+	d := dir(r.IntN(4))
+	if e.active {
+		var legal []dir
+		for k := range dir(4) {
+			if e.b.legal(k) {
+				legal = append(legal, k)
+			}
+		}
+		if len(legal) > 0 {
+			d = legal[r.IntN(len(legal))]
+		}
+	}
+	return core.Boxed(d.String())
+}
