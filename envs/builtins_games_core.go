@@ -2,6 +2,7 @@ package envs
 
 import (
 	"github.com/gemgo/gemgo/envs/game/guessnumber"
+	"github.com/gemgo/gemgo/envs/game/hanoi"
 	"github.com/gemgo/gemgo/envs/game/mastermind"
 )
 
@@ -11,6 +12,7 @@ func registerGamesCore(r *Registry) error {
 	for _, reg := range []func(*Registry) error{
 		guessnumber.Register,
 		mastermind.Register,
+		hanoi.Register,
 	} {
 		if err := reg(r); err != nil {
 			return err

@@ -1,0 +1,47 @@
+package hanoi
+
+import "github.com/gemgo/gemgo/envs/core"
+
+// Register adds game:TowerofHanoi-v0-easy, -hard and -random to r.
+//
+// Options: "style" ("gem" or "brief"), "max_turns" (1–10000; default the
+// level's; at least 2^disks−1), and for -easy and -hard "disks" (1–12;
+// default the level's).
+func Register(r *core.Registry) error {
+	for _, lv := range []struct {
+		id, desc string
+		cfg      Config
+	}{
+		{"game:TowerofHanoi-v0-easy", "Tower of Hanoi: move 3 disks from peg A to peg C within 10 turns.", Config{Level: Level{3, 10}}},
+		{"game:TowerofHanoi-v0-hard", "Tower of Hanoi: move 5 disks from peg A to peg C within 35 turns.", Config{Level: Level{5, 35}}},
+		{"game:TowerofHanoi-v0-random", "Tower of Hanoi: move the tower from A to C; disks and turn limit drawn each episode.", Config{Random: true}},
+	} {
+		if err := r.RegisterDesc(lv.id, lv.desc, factory(lv.cfg)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// factory reads the options of a level into a Config.
+func factory(level Config) core.Factory {
+	return func(o *core.Options) (core.Env, error) {
+		cfg := level
+		cfg.Style = o.Style()
+		cfg.MaxTurns = o.Int("max_turns", level.MaxTurns, 1, 10000)
+		if level.Random {
+			if cfg.MaxTurns > 0 && cfg.MaxTurns < 31 {
+				o.Failf("option max_turns = %d cannot solve the 5-disk level of -random: it needs at least 31", cfg.MaxTurns)
+			}
+		} else {
+			cfg.Disks = o.Int("disks", level.Disks, 1, MaxDisks)
+			if need := 1<<cfg.Disks - 1; cfg.MaxTurns < need {
+				o.Failf("option max_turns = %d cannot solve %d disks: it needs at least 2^%d-1 = %d (set max_turns)", cfg.MaxTurns, cfg.Disks, cfg.Disks, need)
+			}
+		}
+		if o.Err() != nil {
+			return nil, nil // Make reports the option error
+		}
+		return New(cfg)
+	}
+}
