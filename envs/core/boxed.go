@@ -23,7 +23,7 @@ func LastBoxed(s string) (content string, ok bool) {
 		}
 		depth := 1
 		start := i + len(tag)
-		for j := start; j < len(s); j++ {
+		for j := start; j < end; j++ {
 			switch s[j] {
 			case '{':
 				depth++
@@ -34,7 +34,9 @@ func LastBoxed(s string) (content string, ok bool) {
 				}
 			}
 		}
-		// Unclosed: look for an earlier complete one.
+		// Unclosed: look for an earlier complete one. An earlier box can
+		// only close before i (after i the braces never balance), so scans
+		// stop at end and the whole search stays linear in len(s).
 		end = i
 	}
 	return "", false
