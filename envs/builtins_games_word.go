@@ -1,6 +1,18 @@
 package envs
 
-// registerGamesWord registers the built-in envs of this family.
+import (
+	"github.com/gemgo/gemgo/envs/game/wordle"
+)
+
+// registerGamesWord registers the word games: Wordle, Hangman, Crosswords
+// and WordSearch (each in its own package under envs/game).
 func registerGamesWord(r *Registry) error {
+	for _, reg := range []func(*Registry) error{
+		wordle.Register,
+	} {
+		if err := reg(r); err != nil {
+			return err
+		}
+	}
 	return nil
 }

@@ -1,0 +1,265 @@
+package wordle
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/words"
+)
+
+// TurnsPerLetter sets the default turn limit: 5 turns per letter (GEM's 15
+// turns for 3 letters, 25 for 5).
+const TurnsPerLetter = 5
+
+// Config sets up a Wordle env. Zero values mean the defaults.
+type Config struct {
+	// Level is "easy" (3 letters), "hard" (5) or "random" (3 to 5, drawn on
+	// each Reset).
+	Level string
+	// Style of the instructions: core.StyleGEM (default) or core.StyleBrief.
+	Style core.Style
+	// MaxTurns overrides the turn limit (default TurnsPerLetter × length).
+	MaxTurns int
+	// Words is the list of secret words and accepted guesses (default
+	// words.Common()).
+	Words *words.List
+}
+
+// lengths returns the word lengths a level can draw.
+func lengths(level string) (lo, hi int, err error) {
+	switch level {
+	case "easy", "":
+		return 3, 3, nil
+	case "hard":
+		return 5, 5, nil
+	case "random":
+		return 3, 5, nil
+	}
+	return 0, 0, fmt.Errorf("wordle: level %q: want easy, hard or random", level)
+}
+
+// Env is one Wordle game. It is not safe for concurrent use.
+type Env struct {
+	cfg      Config
+	lo, hi   int
+	list     *words.List
+	src      rand.PCG
+	rng      *rand.Rand
+	active   bool
+	turn     int
+	maxTurns int
+	answer   string
+	green    []bool // positions found green so far
+	guesses  []string
+	marks    []byte
+	sb       strings.Builder
+}
+
+var (
+	_ core.Env           = (*Env)(nil)
+	_ core.ActionSampler = (*Env)(nil)
+	_ core.Describer     = (*Env)(nil)
+)
+
+// New returns a Wordle env. The word list must hold words of every length
+// the level draws.
+func New(cfg Config) (*Env, error) {
+	lo, hi, err := lengths(cfg.Level)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Level == "" {
+		cfg.Level = "easy"
+	}
+	if cfg.Style == "" {
+		cfg.Style = core.StyleGEM
+	}
+	if cfg.MaxTurns < 0 {
+		return nil, fmt.Errorf("wordle: MaxTurns = %d: want 0 (default) or more", cfg.MaxTurns)
+	}
+	list := cfg.Words
+	if list == nil {
+		list = words.Common()
+	}
+	for n := lo; n <= hi; n++ {
+		if len(list.OfLength(n)) == 0 {
+			return nil, fmt.Errorf("wordle %s: the word list has no %d-letter words", cfg.Level, n)
+		}
+	}
+	e := &Env{cfg: cfg, lo: lo, hi: hi, list: list}
+	e.rng = rand.New(&e.src)
+	return e, nil
+}
+
+// Description implements core.Describer.
+func (e *Env) Description() string {
+	return fmt.Sprintf("Wordle (%s): find a secret %s-letter word from G/Y/X feedback", e.cfg.Level, e.lengthText())
+}
+
+func (e *Env) lengthText() string {
+	if e.lo == e.hi {
+		return fmt.Sprint(e.lo)
+	}
+	return fmt.Sprintf("%d-%d", e.lo, e.hi)
+}
+
+// Answer returns the secret word of the current episode (for tests and
+// debugging).
+func (e *Env) Answer() string { return e.answer }
+
+// Reset starts an episode: the secret word is drawn by the seed alone.
+func (e *Env) Reset(seed uint64) (string, core.Info, error) {
+	e.src.Seed(seed, 0x776f72646c65) // "wordle"
+	n := e.lo + e.rng.IntN(e.hi-e.lo+1)
+	pool := e.list.OfLength(n)
+	e.answer = pool[e.rng.IntN(len(pool))]
+	e.maxTurns = e.cfg.MaxTurns
+	if e.maxTurns == 0 {
+		e.maxTurns = TurnsPerLetter * n
+	}
+	e.turn = 0
+	e.active = true
+	e.green = slices.Grow(e.green[:0], n)[:n]
+	clear(e.green)
+	e.marks = slices.Grow(e.marks[:0], n)[:n]
+	e.guesses = e.guesses[:0]
+	return e.instructions(n), core.Info{core.InfoMaxTurns: e.maxTurns}, nil
+}
+
+func (e *Env) instructions(n int) string {
+	if e.cfg.Style == core.StyleBrief {
+		return fmt.Sprintf("Wordle: guess the %d-letter word in %d turns. Reply \\boxed{WORD}. G=right spot, Y=wrong spot, X=absent.", n, e.maxTurns)
+	}
+	return fmt.Sprintf("You are playing Wordle. Find the secret %d-letter English word in at most %d guesses.\n"+
+		"After each guess you get one mark per letter: G means the letter is in that spot, "+
+		"Y means the word has the letter in another spot, X means the word does not have the letter "+
+		"(or not as many times as you used it).\n"+
+		"Each guess must be a real %d-letter word. Put your guess in \\boxed{}, for example \\boxed{%s}.",
+		n, e.maxTurns, n, strings.ToUpper(example(n)))
+}
+
+// example is a word of n letters to show the action format.
+func example(n int) string {
+	switch n {
+	case 3:
+		return "cat"
+	case 4:
+		return "lamp"
+	case 5:
+		return "crane"
+	}
+	return strings.Repeat("a", n)
+}
+
+// SampleAction returns a boxed word of the right length from the word list
+// (before the first Reset: of a length the level can draw).
+func (e *Env) SampleAction(r *rand.Rand) string {
+	n := len(e.answer)
+	if n == 0 {
+		n = e.lo + r.IntN(e.hi-e.lo+1)
+	}
+	pool := e.list.OfLength(n)
+	return core.Boxed(strings.ToUpper(pool[r.IntN(len(pool))]))
+}
+
+// Step plays one guess.
+func (e *Env) Step(action string) (core.Step, error) {
+	if !e.active {
+		return core.Step{}, core.ErrNotReset
+	}
+	e.turn++
+	n := len(e.answer)
+	info := core.Info{core.InfoTurn: e.turn}
+	guess, ok := ParseGuess(action)
+	if !ok {
+		e.active = false
+		info[core.InfoFormatError] = true
+		info[core.InfoSuccess] = false
+		return core.Step{
+			Obs:        fmt.Sprintf("Format error: no guess found. Reply with a %d-letter word in \\boxed{}.", n),
+			Reward:     core.RewardFormatError,
+			Terminated: true,
+			Info:       info,
+		}, nil
+	}
+	var st core.Step
+	if why := e.invalid(guess); why != "" {
+		info[core.InfoInvalid] = true
+		st.Obs = why
+	} else {
+		st = e.score(guess)
+	}
+	st.Info = info
+	if st.Terminated {
+		info[core.InfoSuccess] = true
+		e.active = false
+		return st, nil
+	}
+	if e.turn >= e.maxTurns {
+		st.Truncated = true
+		info[core.InfoSuccess] = false
+		e.active = false
+		st.Obs += fmt.Sprintf(" Out of turns: the word was %s.", strings.ToUpper(e.answer))
+		return st, nil
+	}
+	st.Obs += fmt.Sprintf(" %d turns left.", e.maxTurns-e.turn)
+	return st, nil
+}
+
+// invalid returns why guess is not a legal move, or "" when it is.
+func (e *Env) invalid(guess string) string {
+	n := len(e.answer)
+	switch {
+	case len(guess) != n:
+		return fmt.Sprintf("Invalid: %s has %d letters, the word has %d.", shown(guess), len(guess), n)
+	case !e.list.Contains(guess):
+		return fmt.Sprintf("Invalid: %s is not in the word list.", shown(guess))
+	case slices.Contains(e.guesses, guess):
+		return fmt.Sprintf("Invalid: %s was already guessed.", shown(guess))
+	}
+	return ""
+}
+
+// shown is a guess as printed in a message: uppercase, cut when long.
+func shown(guess string) string {
+	if len(guess) > 12 {
+		return "that guess"
+	}
+	return strings.ToUpper(guess)
+}
+
+// score plays a legal guess.
+func (e *Env) score(guess string) core.Step {
+	n := len(e.answer)
+	e.guesses = append(e.guesses, guess)
+	Feedback(e.marks, e.answer, guess)
+	newGreen := 0
+	for i, m := range e.marks {
+		if m == Green && !e.green[i] {
+			e.green[i] = true
+			newGreen++
+		}
+	}
+	reward := 0.5 * float64(newGreen) / float64(n)
+	solved := guess == e.answer
+	if solved {
+		reward += 0.5
+	}
+	e.sb.Reset()
+	for i := 0; i < n; i++ {
+		e.sb.WriteByte(guess[i] - 'a' + 'A')
+	}
+	e.sb.WriteByte(':')
+	for _, m := range e.marks {
+		e.sb.WriteByte(' ')
+		e.sb.WriteByte(m)
+	}
+	e.sb.WriteByte('.')
+	if solved {
+		fmt.Fprintf(&e.sb, " Solved in %d turns.", e.turn)
+	}
+	return core.Step{Obs: e.sb.String(), Reward: reward, Terminated: solved}
+}

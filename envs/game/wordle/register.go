@@ -1,0 +1,52 @@
+package wordle
+
+import (
+	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/words"
+)
+
+// Register adds game:Wordle-v0-easy, -hard and -random to r.
+func Register(r *core.Registry) error {
+	for _, lv := range []struct{ level, desc string }{
+		{"easy", "Wordle: find a 3-letter word from G/Y/X feedback, 15 turns"},
+		{"hard", "Wordle: find a 5-letter word from G/Y/X feedback, 25 turns"},
+		{"random", "Wordle: find a word of 3-5 letters (drawn per episode) from G/Y/X feedback, 5 turns a letter"},
+	} {
+		if err := r.RegisterDesc("game:Wordle-v0-"+lv.level, lv.desc, factory(lv.level)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func factory(level string) core.Factory {
+	return func(o *core.Options) (core.Env, error) {
+		cfg := Config{
+			Level:    level,
+			Style:    o.Style(),
+			MaxTurns: o.Int("max_turns", 0, 1, 1000),
+		}
+		src := words.ReadOptions(o)
+		if err := o.Err(); err != nil {
+			return nil, err
+		}
+		list, err := src.Load()
+		if err != nil {
+			return nil, err
+		}
+		lo, hi, _ := lengths(level)
+		var need []int
+		for n := lo; n <= hi; n++ {
+			need = append(need, n)
+		}
+		if err := src.Need(list, "Wordle "+level, need...); err != nil {
+			return nil, err
+		}
+		cfg.Words = list
+		env, err := New(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return env, nil
+	}
+}
