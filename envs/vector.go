@@ -1,0 +1,176 @@
+package envs
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+)
+
+// VectorConfig configures a VectorEnv. The zero value steps every env in
+// its own goroutine and derives seeds with EpisodeSeed.
+type VectorConfig struct {
+	// Workers is how many goroutines step envs at once: 0 (the default)
+	// gives every stepped env its own goroutine (GEM's async mode, best when
+	// envs wait on tools or processes); 1 steps them one after the other in
+	// the caller's goroutine (the sequential mode); n > 1 uses at most n.
+	// Every mode gives identical results.
+	Workers int
+	// SeedFunc, when set, replaces EpisodeSeed as the seed of episode
+	// `episode` of env `index` under the base seed given to Reset. For GRPO
+	// groups of size g, give each group one seed sequence:
+	//
+	//	func(base uint64, i, k int) uint64 { return envs.EpisodeSeed(base, i/g, k) }
+	SeedFunc func(base uint64, index, episode int) uint64
+}
+
+// EpisodeSeed is the seed of episode `episode` (0, 1, ...) of env `index`
+// of a VectorEnv reset with base seed base: a fixed hash (SplitMix64
+// finalizer) of the three, so that every env plays its own deterministic
+// sequence of episodes whatever the order in which envs finish.
+func EpisodeSeed(base uint64, index, episode int) uint64 {
+	const golden = 0x9e3779b97f4a7c15
+	return mix64(mix64(base+golden*uint64(index+1)) + uint64(episode))
+}
+
+func mix64(z uint64) uint64 {
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// VecStep is the result of stepping one env of a VectorEnv.
+type VecStep struct {
+	// Index is the env's index in the VectorEnv.
+	Index int
+	// Step is the env's step, intact: on the step that ends an episode it
+	// holds the final observation, reward and flags, and the episode
+	// statistics in Info (see EpisodeStats and SummaryOf).
+	Step Step
+	// Seed is the seed of the episode that Step belongs to.
+	Seed uint64
+	// When Step ended the episode, the env was reset at once: ResetObs,
+	// ResetInfo and ResetSeed are the first observation, the Reset info and
+	// the seed of its next episode. They are empty otherwise.
+	ResetObs  string
+	ResetInfo Info
+	ResetSeed uint64
+}
+
+// Next returns the observation the agent acts on next: ResetObs after an
+// episode ended (autoreset), Step.Obs otherwise.
+func (s VecStep) Next() string {
+	if s.Step.Done() {
+		return s.ResetObs
+	}
+	return s.Step.Obs
+}
+
+// VectorEnv steps N envs at once, concurrently (see VectorConfig.Workers).
+//
+// Autoreset (the one mode): the step that ends an episode of env i is
+// returned whole (final observation, reward, Terminated/Truncated, Info
+// with the episode statistics) and, in the same call, env i is reset with
+// the seed of its next episode; the new first observation comes in the same
+// VecStep as ResetObs (with ResetInfo and ResetSeed). The next action given
+// for env i is the first action of the new episode. Nothing of a finished
+// episode is lost, and no call is spent on a dummy action.
+//
+// Seeds: Reset(seed) restarts every env at episode 0; episode k of env i
+// uses EpisodeSeed(seed, i, k) (or VectorConfig.SeedFunc), so results do not
+// depend on the worker mode or on the order in which envs finish.
+//
+// Step steps every env; StepSome steps a subset by index, and the others
+// wait where they are. Calls are serialized by a mutex; a VectorEnv may be
+// shared between goroutines. Close closes every env that is an io.Closer.
+type VectorEnv struct {
+	mu       sync.Mutex
+	envs     []*EpisodeStats
+	orig     []Env
+	cfg      VectorConfig
+	base     uint64
+	episodes []int
+	seeds    []uint64
+	ready    []bool // reset and not broken by an error
+	closed   bool
+}
+
+// NewVectorEnv steps envs (at least one; each wrapped in EpisodeStats
+// unless it already is one).
+func NewVectorEnv(envs []Env, cfg VectorConfig) (*VectorEnv, error) {
+	if len(envs) == 0 {
+		return nil, errors.New("vector env: no envs")
+	}
+	if cfg.Workers < 0 {
+		return nil, fmt.Errorf("vector env: workers = %d: want 0 (one goroutine per env), 1 (sequential) or more", cfg.Workers)
+	}
+	v := &VectorEnv{
+		envs:     make([]*EpisodeStats, len(envs)),
+		orig:     append([]Env(nil), envs...),
+		cfg:      cfg,
+		episodes: make([]int, len(envs)),
+		seeds:    make([]uint64, len(envs)),
+		ready:    make([]bool, len(envs)),
+	}
+	for i, e := range envs {
+		if e == nil {
+			return nil, fmt.Errorf("vector env: env %d is nil", i)
+		}
+		if s, ok := e.(*EpisodeStats); ok {
+			v.envs[i] = s
+		} else {
+			v.envs[i] = NewEpisodeStats(e)
+		}
+	}
+	return v, nil
+}
+
+// MakeVectorEnv makes n envs of one id from reg and steps them.
+func MakeVectorEnv(reg *Registry, id string, n int, cfg VectorConfig, opts ...Option) (*VectorEnv, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("vector env %s: n = %d envs: want at least 1", id, n)
+	}
+	list := make([]Env, 0, n)
+	for range n {
+		e, err := reg.Make(id, opts...)
+		if err != nil {
+			for _, made := range list {
+				if c, ok := made.(io.Closer); ok {
+					_ = c.Close()
+				}
+			}
+			return nil, fmt.Errorf("vector env: %w", err)
+		}
+		list = append(list, e)
+	}
+	return NewVectorEnv(list, cfg)
+}
+
+// Len returns the number of envs.
+func (v *VectorEnv) Len() int { return len(v.envs) }
+
+// Env returns env i as it was given to NewVectorEnv (to draw actions from,
+// say). Stepping it directly breaks the VectorEnv's bookkeeping.
+func (v *VectorEnv) Env(i int) Env { return v.orig[i] }
+
+// Seed returns the seed of env i's current episode.
+func (v *VectorEnv) Seed(i int) uint64 {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.seeds[i]
+}
+
+// Episode returns how many episodes env i has finished since Reset.
+func (v *VectorEnv) Episode(i int) int {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.episodes[i]
+}
+
+func (v *VectorEnv) seedOf(i, episode int) uint64 {
+	if v.cfg.SeedFunc != nil {
+		return v.cfg.SeedFunc(v.base, i, episode)
+	}
+	return EpisodeSeed(v.base, i, episode)
+}
