@@ -1,6 +1,7 @@
 package envs
 
 import (
+	"github.com/gemgo/gemgo/envs/game/fifteen"
 	"github.com/gemgo/gemgo/envs/game/guessnumber"
 	"github.com/gemgo/gemgo/envs/game/hanoi"
 	"github.com/gemgo/gemgo/envs/game/mastermind"
@@ -13,6 +14,7 @@ func registerGamesCore(r *Registry) error {
 		guessnumber.Register,
 		mastermind.Register,
 		hanoi.Register,
+		fifteen.Register,
 	} {
 		if err := reg(r); err != nil {
 			return err

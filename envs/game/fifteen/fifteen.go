@@ -1,0 +1,196 @@
+package fifteen
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/gemgo/gemgo/envs/core"
+)
+
+// Level is one difficulty: the board size and the turn limit.
+type Level struct {
+	Size, MaxTurns int
+}
+
+// randomLevels are the levels -random draws from.
+var randomLevels = [...]Level{{2, 10}, {3, 20}, {4, 50}}
+
+// MaxSize is the largest board side.
+const MaxSize = 8
+
+// Config sets up a game. The zero Style means core.StyleGEM.
+type Config struct {
+	// Level is the fixed difficulty; ignored when Random is set, except that
+	// a non-zero MaxTurns overrides the drawn turn limit.
+	Level
+	// Scramble is the number of random moves from the goal to the start;
+	// 0 means half the level's turn limit. It must be below the turn limit.
+	Scramble int
+	// Random draws a level from (2, 10), (3, 20), (4, 50) on every Reset.
+	Random bool
+	// Style is the instruction style of the observations.
+	Style core.Style
+}
+
+// Validate reports the first invalid field, naming it and its allowed range.
+func (c Config) Validate() error {
+	if c.Style != "" && c.Style != core.StyleGEM && c.Style != core.StyleBrief {
+		return fmt.Errorf("fifteen: style %q: allowed values are %s, %s", c.Style, core.StyleGEM, core.StyleBrief)
+	}
+	if c.MaxTurns < 0 || (!c.Random && c.MaxTurns == 0) {
+		return fmt.Errorf("fifteen: max_turns = %d: want at least 1", c.MaxTurns)
+	}
+	if c.Scramble < 0 {
+		return fmt.Errorf("fifteen: scramble = %d: want at least 1 (or 0 for the default)", c.Scramble)
+	}
+	if c.Random {
+		if c.MaxTurns > 0 && c.Scramble > 0 && c.Scramble >= c.MaxTurns {
+			return fmt.Errorf("fifteen: scramble = %d must be below max_turns = %d", c.Scramble, c.MaxTurns)
+		}
+		if c.MaxTurns == 0 && c.Scramble >= randomLevels[0].MaxTurns {
+			return fmt.Errorf("fifteen: scramble = %d must be below the smallest turn limit of random, %d (or set max_turns)", c.Scramble, randomLevels[0].MaxTurns)
+		}
+		if c.MaxTurns > 0 && c.Scramble == 0 && c.MaxTurns <= randomLevels[len(randomLevels)-1].MaxTurns/2 {
+			return fmt.Errorf("fifteen: max_turns = %d is too few for the default scramble of random (up to %d moves): want more than %d, or set scramble",
+				c.MaxTurns, randomLevels[len(randomLevels)-1].MaxTurns/2, randomLevels[len(randomLevels)-1].MaxTurns/2)
+		}
+		return nil
+	}
+	if c.Size < 2 || c.Size > MaxSize {
+		return fmt.Errorf("fifteen: size = %d is out of range: allowed [2, %d]", c.Size, MaxSize)
+	}
+	if c.Scramble >= c.MaxTurns || (c.Scramble == 0 && c.MaxTurns < 2) {
+		return fmt.Errorf("fifteen: scramble = %d must be below max_turns = %d", c.scrambleFor(c.Level), c.MaxTurns)
+	}
+	return nil
+}
+
+// scrambleFor is the scramble length of level lv.
+func (c Config) scrambleFor(lv Level) int {
+	if c.Scramble > 0 {
+		return c.Scramble
+	}
+	return max(1, lv.MaxTurns/2)
+}
+
+// Env is one sliding-puzzle game. It is not safe for concurrent use.
+type Env struct {
+	cfg Config
+	src rand.PCG
+	rng *rand.Rand
+
+	// The current episode.
+	lv       Level
+	b        board
+	scramble []int // the moves from the goal to the start (for tests)
+	turn     int
+	active   bool
+}
+
+var (
+	_ core.Env           = (*Env)(nil)
+	_ core.ActionSampler = (*Env)(nil)
+	_ core.Describer     = (*Env)(nil)
+)
+
+// rngStream is the second PCG word, apart from other envs' streams.
+const rngStream = 0x66696674656e // "fiften"
+
+// New returns a game for cfg.
+func New(cfg Config) (*Env, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Style == "" {
+		cfg.Style = core.StyleGEM
+	}
+	e := &Env{cfg: cfg, lv: cfg.Level}
+	e.rng = rand.New(&e.src)
+	return e, nil
+}
+
+// Reset starts a new episode; the same seed gives the same board.
+func (e *Env) Reset(seed uint64) (string, core.Info, error) {
+	e.src.Seed(seed, rngStream)
+	lv := e.cfg.Level
+	if e.cfg.Random {
+		lv = randomLevels[e.rng.IntN(len(randomLevels))]
+	}
+	k := e.cfg.scrambleFor(lv)
+	if e.cfg.MaxTurns > 0 {
+		lv.MaxTurns = e.cfg.MaxTurns
+	}
+	e.lv = lv
+	e.b.reset(lv.Size)
+	e.scramble = e.b.scramble(e.rng, k, e.scramble)
+	e.turn, e.active = 0, true
+	return e.intro(), core.Info{core.InfoMaxTurns: lv.MaxTurns, "size": lv.Size}, nil
+}
+
+// Step plays one move.
+func (e *Env) Step(action string) (core.Step, error) {
+	if !e.active {
+		return core.Step{}, core.ErrNotReset
+	}
+	e.turn++
+	info := core.Info{core.InfoTurn: e.turn}
+	content, ok := core.LastBoxed(action)
+	var dir int
+	if ok {
+		dir, ok = parseDir(content)
+	}
+	if !ok {
+		e.end(info, false)
+		info[core.InfoFormatError] = true
+		return core.Step{Obs: e.formatError(), Reward: core.RewardFormatError, Terminated: true, Info: info}, nil
+	}
+	moved := e.b.move(dir)
+	if !moved {
+		info[core.InfoInvalid] = true
+	}
+	st := core.Step{Info: info}
+	solved := e.b.solved()
+	last := e.turn >= e.lv.MaxTurns
+	switch {
+	case solved:
+		e.end(info, true)
+		st.Reward, st.Terminated = core.RewardSuccess, true
+	case last:
+		e.end(info, false)
+		st.Reward, st.Truncated = float64(e.b.inPlace())/float64(e.lv.Size*e.lv.Size-1), true
+	}
+	st.Obs = e.feedback(dir, moved, solved, last)
+	return st, nil
+}
+
+// end closes the episode.
+func (e *Env) end(info core.Info, success bool) {
+	e.active = false
+	info[core.InfoSuccess] = success
+	info["tiles_in_place"] = e.b.inPlace()
+}
+
+// SampleAction returns a random direction as \boxed{dir}: during an episode
+// one that moves a tile, otherwise any of the four.
+func (e *Env) SampleAction(r *rand.Rand) string {
+	if !e.active {
+		return core.Boxed(dirNames[r.IntN(4)])
+	}
+	var legal [4]int
+	m := 0
+	for d := range 4 {
+		if e.b.source(d) >= 0 {
+			legal[m] = d
+			m++
+		}
+	}
+	return core.Boxed(dirNames[legal[r.IntN(m)]])
+}
+
+// Description says what the game is, in one line.
+func (e *Env) Description() string {
+	if e.cfg.Random {
+		return "Sliding puzzle: put the tiles in order; the board size and turn limit are drawn each episode."
+	}
+	return fmt.Sprintf("Sliding puzzle: put the tiles of a %dx%d board in order within %d turns.", e.lv.Size, e.lv.Size, e.lv.MaxTurns)
+}
