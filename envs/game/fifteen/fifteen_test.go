@@ -73,7 +73,7 @@ func TestBoardMoves(t *testing.T) {
 	require.Equal(t, []int{1, 2, 3, 4, 0, 5, 7, 8, 6}, b.cells)
 	require.Equal(t, 4, b.blank)
 	require.Equal(t, 6, b.inPlace()) // 1 2 3 4 7 8
-	require.True(t, b.move(up)) // 8 slides up
+	require.True(t, b.move(up))      // 8 slides up
 	require.True(t, b.move(left))
 	require.Equal(t, []int{1, 2, 3, 4, 8, 5, 7, 6, 0}, b.cells)
 }
