@@ -3,6 +3,7 @@ package envs
 import (
 	"github.com/gemgo/gemgo/envs/game/game2048"
 	"github.com/gemgo/gemgo/envs/game/minesweeper"
+	"github.com/gemgo/gemgo/envs/game/sokoban"
 	"github.com/gemgo/gemgo/envs/game/sudoku"
 )
 
@@ -12,6 +13,7 @@ func registerGamesPuzzle(r *Registry) error {
 		minesweeper.Register,
 		sudoku.Register,
 		game2048.Register,
+		sokoban.Register,
 	} {
 		if err := reg(r); err != nil {
 			return err

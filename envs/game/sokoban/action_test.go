@@ -1,0 +1,44 @@
+package sokoban
+
+import (
+	"testing"
+
+	"github.com/gemgo/gemgo/envs/core"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseAction(t *testing.T) {
+	for in, want := range map[string]dir{
+		`\boxed{up}`:                       up,
+		`\boxed{left} then \boxed{ DOWN }`: down,
+		`\boxed{Right}`:                    right,
+		`\boxed{left}`:                     left,
+	} {
+		got, err := parseAction(in)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, got, in)
+	}
+	for _, in := range []string{"up", `\boxed{upward}`, `\boxed{1}`, `\boxed{up`} {
+		_, err := parseAction(in)
+		assert.Error(t, err, in)
+	}
+}
+
+// FuzzParseAction: the parser never panics, and what it accepts prints back
+// to an action that parses to the same move.
+func FuzzParseAction(f *testing.F) {
+	for _, s := range []string{`\boxed{up}`, `\boxed{LEFT}`, `\boxed{}`, `\boxed{{down}}`, "right"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := parseAction(s)
+		if err != nil {
+			return
+		}
+		require.True(t, d >= up && d <= right)
+		d2, err := parseAction(core.Boxed(d.String()))
+		require.NoError(t, err)
+		require.Equal(t, d, d2)
+	})
+}

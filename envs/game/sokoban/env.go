@@ -1,0 +1,172 @@
+package sokoban
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+
+	"github.com/gemgo/gemgo/envs/core"
+)
+
+// Level is one difficulty: an n×n room (walls included) with Boxes boxes
+// and a turn limit.
+type Level struct {
+	Name  string
+	Size  int // 5..10
+	Boxes int // 1..4
+	Turns int // rooms need at most 3/4 of these moves
+}
+
+// budget is the longest reverse walk for a level: the generated room is
+// solvable in at most this many moves.
+func (l Level) budget() int { return max(1, l.Turns*3/4) }
+
+// Env is a Sokoban episode. Make it with New or through a Registry.
+type Env struct {
+	levels   []Level
+	style    core.Style
+	maxTurns int // 0: the level's own limit
+
+	pcg      *rand.PCG
+	rng      *rand.Rand
+	lv       Level
+	r        *room
+	genSteps int // length of the reverse walk that made the room
+	limit    int
+	turn     int
+	active   bool
+	buf      []byte
+}
+
+var (
+	_ core.Env           = (*Env)(nil)
+	_ core.ActionSampler = (*Env)(nil)
+	_ core.Describer     = (*Env)(nil)
+)
+
+// New returns an env that plays one of levels (drawn on each Reset when
+// there are several). maxTurns 0 keeps each level's limit.
+func New(levels []Level, style core.Style, maxTurns int) (*Env, error) {
+	if len(levels) == 0 {
+		return nil, fmt.Errorf("sokoban: no levels given")
+	}
+	for _, l := range levels {
+		if l.Size < 5 || l.Size > 10 || l.Boxes < 1 || l.Boxes > 4 || l.Turns < 2 {
+			return nil, fmt.Errorf("sokoban: level %+v: want size in [5, 10], boxes in [1, 4], turns ≥ 2", l)
+		}
+	}
+	pcg := rand.NewPCG(0, 0)
+	return &Env{levels: levels, style: style, maxTurns: maxTurns, pcg: pcg, rng: rand.New(pcg)}, nil
+}
+
+// Description says what the env is in one line.
+func (e *Env) Description() string {
+	if len(e.levels) > 1 {
+		return "Sokoban, 6×6 with 2 boxes or 8×8 with 4 (drawn per episode): push every box onto a target"
+	}
+	l := e.levels[0]
+	return fmt.Sprintf("Sokoban %d×%d with %d boxes in %d turns: push every box onto a target", l.Size, l.Size, l.Boxes, l.Turns)
+}
+
+// Reset generates a new solvable room.
+func (e *Env) Reset(seed uint64) (string, core.Info, error) {
+	e.pcg.Seed(seed, 0x736f6b6f) // "soko"
+	e.active = false
+	e.lv = e.levels[0]
+	if len(e.levels) > 1 {
+		e.lv = e.levels[e.rng.IntN(len(e.levels))]
+	}
+	r, steps, err := generate(e.rng, e.lv.Size, e.lv.Boxes, e.lv.budget())
+	if err != nil {
+		return "", nil, fmt.Errorf("reset seed %d: %w", seed, err)
+	}
+	e.r, e.genSteps = r, steps
+	e.limit = e.lv.Turns
+	if e.maxTurns > 0 {
+		e.limit = e.maxTurns
+	}
+	e.turn, e.active = 0, true
+	obs := e.instructions() + "\n" + string(e.r.render(nil))
+	return obs, core.Info{core.InfoMaxTurns: e.limit, "level": e.lv.Name}, nil
+}
+
+func (e *Env) instructions() string {
+	if e.style == core.StyleBrief {
+		return fmt.Sprintf(`Sokoban, %d turns: push every box ($) onto a target (.); # wall, _ floor, @ you, * box on target. Answer \boxed{up}, \boxed{down}, \boxed{left} or \boxed{right}.`,
+			e.limit)
+	}
+	return fmt.Sprintf("You are playing Sokoban. The room is drawn with '#' for a wall, '_' for floor, '.' for a target, "+
+		"'$' for a box, '*' for a box on a target, '@' for you and '+' for you on a target. Each turn, move one cell "+
+		"up, down, left or right; walking into a box pushes it one cell if the cell beyond is free. Boxes cannot be "+
+		"pulled. Push all %d boxes onto targets to win. Give your move as \\boxed{up}, \\boxed{down}, \\boxed{left} "+
+		"or \\boxed{right}. You have %d turns.", e.lv.Boxes, e.limit)
+}
+
+// Step plays one move: see the package doc for the rules and rewards.
+func (e *Env) Step(text string) (core.Step, error) {
+	if !e.active {
+		return core.Step{}, core.ErrNotReset
+	}
+	e.turn++
+	info := core.Info{core.InfoTurn: e.turn}
+	d, err := parseAction(text)
+	if err != nil {
+		e.active = false
+		info[core.InfoFormatError] = true
+		info[core.InfoSuccess] = false
+		return core.Step{
+			Obs:        "Format error: " + err.Error() + `. Answer \boxed{up}, \boxed{down}, \boxed{left} or \boxed{right}.`,
+			Reward:     core.RewardFormatError,
+			Terminated: true,
+			Info:       info,
+		}, nil
+	}
+	st := core.Step{Info: info}
+	var msg string
+	if why := e.r.blocked(d); why != "" {
+		info[core.InfoInvalid] = true
+		msg = "Invalid move: cannot go " + d.String() + ", " + why + "."
+	} else if e.r.move(d) {
+		msg = "Pushed a box " + d.String() + "."
+	} else {
+		msg = "Moved " + d.String() + "."
+	}
+	on, boxes := e.r.onTarget()
+	switch {
+	case on == boxes:
+		st.Terminated = true
+		st.Reward = core.RewardSuccess
+		info[core.InfoSuccess] = true
+		msg += " Every box is on a target: you win!"
+	case e.turn >= e.limit:
+		st.Truncated = true
+		st.Reward = float64(on) / float64(boxes)
+		info[core.InfoSuccess] = false
+		msg += " Out of turns: " + strconv.Itoa(on) + " of " + strconv.Itoa(boxes) + " boxes on targets."
+	}
+	if st.Done() {
+		e.active = false
+	}
+	e.buf = append(append(e.buf[:0], msg...), '\n')
+	e.buf = e.r.render(e.buf)
+	st.Obs = string(e.buf)
+	return st, nil
+}
+
+// SampleAction returns a random move that always parses: during an
+// episode, one that is not blocked when there is one.
+func (e *Env) SampleAction(r *rand.Rand) string {
+	d := dir(r.IntN(4))
+	if e.active {
+		var open []dir
+		for k := range dir(4) {
+			if e.r.blocked(k) == "" {
+				open = append(open, k)
+			}
+		}
+		if len(open) > 0 {
+			d = open[r.IntN(len(open))]
+		}
+	}
+	return core.Boxed(d.String())
+}
