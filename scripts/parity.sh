@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Gradient and 5-step loss parity of gemgo's Gorgonia trainer with the PyTorch
+# reference (../shared/bench): dumps initial weights, the gradients of batch 0
+# and five losses from Go, then lets torch_ref.py replay the same batches from
+# the same weights. Usage: scripts/parity.sh [d ...]   (default: 64 128)
+# Target: worst relative L2 gradient error ≤ 1e-4.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bench="${GEMGO_BENCH:-$root/../shared/bench}"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+cd "$root"
+go build -o "$tmp/paritydump" ./policy/internal/paritydump
+for d in "${@:-64 128}"; do
+  for dd in $d; do
+    echo "== d=$dd"
+    "$tmp/paritydump" -d "$dd" -out "$tmp/d$dd"
+    "$bench/torch_ref.sh" --parity "$tmp/d$dd" --d "$dd"
+  done
+done
