@@ -1,6 +1,7 @@
 package envs
 
 import (
+	"github.com/gemgo/gemgo/envs/game/hangman"
 	"github.com/gemgo/gemgo/envs/game/wordle"
 )
 
@@ -9,6 +10,7 @@ import (
 func registerGamesWord(r *Registry) error {
 	for _, reg := range []func(*Registry) error{
 		wordle.Register,
+		hangman.Register,
 	} {
 		if err := reg(r); err != nil {
 			return err

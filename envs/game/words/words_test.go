@@ -142,3 +142,39 @@ func TestReadOptions(t *testing.T) {
 	ReadOptions(o)
 	require.ErrorContains(t, o.Err(), "dictionary")
 }
+
+func TestFromBoxed(t *testing.T) {
+	for in, want := range map[string]string{
+		`\boxed{CRANE}`:                "crane",
+		`\boxed{ crane }`:              "crane",
+		`\boxed{a} then \boxed{SlAtE}`: "slate",
+		`\boxed{e}`:                    "e",
+	} {
+		got, ok := FromBoxed(in)
+		assert.True(t, ok, in)
+		assert.Equal(t, want, got, in)
+	}
+	for _, in := range []string{"", "crane", `\boxed{}`, `\boxed{cra ne}`, `\boxed{crane!}`, `\boxed{CRANE} \boxed{1}`, `\boxed{é}`} {
+		_, ok := FromBoxed(in)
+		assert.False(t, ok, in)
+	}
+}
+
+func FuzzFromBoxed(f *testing.F) {
+	for _, s := range []string{`\boxed{CRANE}`, `\boxed{}`, `\boxed{{a}}`, `x \boxed{AbC} y`, "\\boxed{\xff}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		w, ok := FromBoxed(s)
+		if !ok {
+			return
+		}
+		if !IsWord(w) {
+			t.Fatalf("FromBoxed(%q) = %q: not lowercase a-z", s, w)
+		}
+		again, ok := FromBoxed(core.Boxed(strings.ToUpper(w)))
+		if !ok || again != w {
+			t.Fatalf("round trip of %q gave %q, %v", w, again, ok)
+		}
+	})
+}

@@ -1,0 +1,28 @@
+// Package hangman is GEM's Hangman game: find a secret word by guessing
+// letters or the whole word.
+//
+// Ids: game:Hangman-v0-easy (3 letters, 10 turns), game:Hangman-v0-hard
+// (7 letters, 20 turns) and game:Hangman-v0-random (one of (3, 10),
+// (5, 15), (7, 20) drawn on each Reset).
+//
+// The action is the last \boxed{} of the response: one letter (\boxed{E})
+// or a whole word (\boxed{CRANE}), case-insensitive. A box whose content is
+// not a run of letters a–z is a format error (reward
+// core.RewardFormatError, the episode terminates). A letter guessed before,
+// a word of the wrong length or a wrong word guessed before is an invalid
+// move (reward 0, a message, the episode goes on); a new wrong letter or
+// word scores 0 and the episode goes on. Every step counts towards the turn
+// limit.
+//
+// Rewards: a correct letter earns 0.5 × newly revealed / length; the right
+// word earns 0.5 × the fraction still hidden + 0.5 and ends the episode.
+// GEM never ends an episode whose letters were all revealed one by one (a
+// flaw gemgo fixes): here the letter that reveals the last hidden spot also
+// earns the 0.5 solve share and ends the episode, so every solve, by
+// letters or by word, totals 1.0. Reaching the turn limit unsolved
+// truncates the episode with that step's reward.
+//
+// Options: style ("gem" or "brief"), max_turns (default: the level's),
+// word_file and dictionary (see package words; the default is the embedded
+// list, so an episode depends only on its seed).
+package hangman

@@ -1,0 +1,282 @@
+package hangman
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/words"
+)
+
+// Setting is a word length and its turn limit.
+type Setting struct {
+	Length   int
+	MaxTurns int
+}
+
+// settings returns the settings a level draws from (one for easy and hard).
+func settings(level string) ([]Setting, error) {
+	switch level {
+	case "easy", "":
+		return []Setting{{3, 10}}, nil
+	case "hard":
+		return []Setting{{7, 20}}, nil
+	case "random":
+		return []Setting{{3, 10}, {5, 15}, {7, 20}}, nil
+	}
+	return nil, fmt.Errorf("hangman: level %q: want easy, hard or random", level)
+}
+
+// Config sets up a Hangman env. Zero values mean the defaults.
+type Config struct {
+	// Level is "easy", "hard" or "random".
+	Level string
+	// Style of the instructions: core.StyleGEM (default) or core.StyleBrief.
+	Style core.Style
+	// MaxTurns overrides the level's turn limit.
+	MaxTurns int
+	// Words is the list the secret word is drawn from (default
+	// words.Common()).
+	Words *words.List
+}
+
+// Env is one Hangman game. It is not safe for concurrent use.
+type Env struct {
+	cfg      Config
+	settings []Setting
+	list     *words.List
+	src      rand.PCG
+	rng      *rand.Rand
+	active   bool
+	turn     int
+	maxTurns int
+	secret   string
+	revealed []bool
+	hidden   int      // positions not yet revealed
+	tried    [26]bool // letters guessed
+	wrong    []string // wrong words guessed
+	sb       strings.Builder
+}
+
+var (
+	_ core.Env           = (*Env)(nil)
+	_ core.ActionSampler = (*Env)(nil)
+	_ core.Describer     = (*Env)(nil)
+)
+
+// New returns a Hangman env. The word list must hold words of every length
+// the level draws.
+func New(cfg Config) (*Env, error) {
+	ss, err := settings(cfg.Level)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Level == "" {
+		cfg.Level = "easy"
+	}
+	if cfg.Style == "" {
+		cfg.Style = core.StyleGEM
+	}
+	if cfg.MaxTurns < 0 {
+		return nil, fmt.Errorf("hangman: MaxTurns = %d: want 0 (default) or more", cfg.MaxTurns)
+	}
+	list := cfg.Words
+	if list == nil {
+		list = words.Common()
+	}
+	for _, s := range ss {
+		if len(list.OfLength(s.Length)) == 0 {
+			return nil, fmt.Errorf("hangman %s: the word list has no %d-letter words", cfg.Level, s.Length)
+		}
+	}
+	e := &Env{cfg: cfg, settings: ss, list: list}
+	e.rng = rand.New(&e.src)
+	return e, nil
+}
+
+// Description implements core.Describer.
+func (e *Env) Description() string {
+	return fmt.Sprintf("Hangman (%s): find a secret word by guessing letters or the word", e.cfg.Level)
+}
+
+// Secret returns the secret word of the current episode (for tests and
+// debugging).
+func (e *Env) Secret() string { return e.secret }
+
+// Reset starts an episode: the setting and the word are drawn by the seed
+// alone.
+func (e *Env) Reset(seed uint64) (string, core.Info, error) {
+	e.src.Seed(seed, 0x68616e676d616e) // "hangman"
+	s := e.settings[e.rng.IntN(len(e.settings))]
+	pool := e.list.OfLength(s.Length)
+	e.secret = pool[e.rng.IntN(len(pool))]
+	e.maxTurns = s.MaxTurns
+	if e.cfg.MaxTurns > 0 {
+		e.maxTurns = e.cfg.MaxTurns
+	}
+	e.turn = 0
+	e.active = true
+	e.revealed = slices.Grow(e.revealed[:0], s.Length)[:s.Length]
+	clear(e.revealed)
+	e.hidden = s.Length
+	e.tried = [26]bool{}
+	e.wrong = e.wrong[:0]
+	return e.instructions(), core.Info{core.InfoMaxTurns: e.maxTurns}, nil
+}
+
+func (e *Env) instructions() string {
+	n := len(e.secret)
+	if e.cfg.Style == core.StyleBrief {
+		return fmt.Sprintf("Hangman: find the %d-letter word in %d turns. Reply \\boxed{letter} or \\boxed{WORD}. Word: %s",
+			n, e.maxTurns, e.pattern())
+	}
+	return fmt.Sprintf("You are playing Hangman. Find the secret %d-letter English word in at most %d turns.\n"+
+		"Each turn, guess one letter, e.g. \\boxed{E}, or the whole word, e.g. \\boxed{%s}. "+
+		"A correct letter is shown in every spot where it appears; guessing the word ends the game.\n"+
+		"Word: %s", n, e.maxTurns, strings.Repeat("W", n), e.pattern())
+}
+
+// pattern is the word as the player sees it: "C _ T".
+func (e *Env) pattern() string {
+	b := make([]byte, 0, 2*len(e.secret))
+	for i := 0; i < len(e.secret); i++ {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		if e.revealed[i] {
+			b = append(b, e.secret[i]-'a'+'A')
+		} else {
+			b = append(b, '_')
+		}
+	}
+	return string(b)
+}
+
+// SampleAction returns a boxed letter not yet tried, or (one time in ten,
+// and when every letter was tried) a boxed word of the secret's length.
+func (e *Env) SampleAction(r *rand.Rand) string {
+	if n := len(e.secret); n > 0 && r.IntN(10) == 0 {
+		pool := e.list.OfLength(n)
+		return core.Boxed(strings.ToUpper(pool[r.IntN(len(pool))]))
+	}
+	var left [26]byte
+	k := 0
+	for c := range byte(26) {
+		if !e.tried[c] {
+			left[k] = 'A' + c
+			k++
+		}
+	}
+	if k == 0 {
+		return core.Boxed(strings.ToUpper(e.secret))
+	}
+	return core.Boxed(string(left[r.IntN(k)]))
+}
+
+// Step plays one guess: a letter or a word.
+func (e *Env) Step(action string) (core.Step, error) {
+	if !e.active {
+		return core.Step{}, core.ErrNotReset
+	}
+	e.turn++
+	info := core.Info{core.InfoTurn: e.turn}
+	g, ok := words.FromBoxed(action)
+	if !ok {
+		e.active = false
+		info[core.InfoFormatError] = true
+		info[core.InfoSuccess] = false
+		return core.Step{
+			Obs:        "Format error: no guess found. Reply with one letter or the whole word in \\boxed{}.",
+			Reward:     core.RewardFormatError,
+			Terminated: true,
+			Info:       info,
+		}, nil
+	}
+	var st core.Step
+	var why string
+	if len(g) == 1 {
+		st, why = e.letter(g[0])
+	} else {
+		st, why = e.word(g)
+	}
+	st.Info = info
+	if why != "" {
+		info[core.InfoInvalid] = true
+		st.Obs = why
+	}
+	if st.Terminated {
+		info[core.InfoSuccess] = true
+		e.active = false
+		st.Obs += fmt.Sprintf(" Solved: %s.", strings.ToUpper(e.secret))
+		return st, nil
+	}
+	if e.turn >= e.maxTurns {
+		st.Truncated = true
+		info[core.InfoSuccess] = false
+		e.active = false
+		st.Obs += fmt.Sprintf(" Out of turns: the word was %s.", strings.ToUpper(e.secret))
+		return st, nil
+	}
+	e.sb.Reset()
+	e.sb.WriteString(st.Obs)
+	e.sb.WriteString(" Word: ")
+	e.sb.WriteString(e.pattern())
+	fmt.Fprintf(&e.sb, ". %d turns left.", e.maxTurns-e.turn)
+	st.Obs = e.sb.String()
+	return st, nil
+}
+
+// letter plays a letter guess; why is set when the move is invalid.
+func (e *Env) letter(c byte) (st core.Step, why string) {
+	up := string(c - 'a' + 'A')
+	if e.tried[c-'a'] {
+		return st, fmt.Sprintf("Invalid: %s was already guessed.", up)
+	}
+	e.tried[c-'a'] = true
+	newly := 0
+	for i := 0; i < len(e.secret); i++ {
+		if e.secret[i] == c && !e.revealed[i] {
+			e.revealed[i] = true
+			newly++
+		}
+	}
+	if newly == 0 {
+		st.Obs = fmt.Sprintf("No %s in the word.", up)
+		return st, ""
+	}
+	e.hidden -= newly
+	st.Reward = 0.5 * float64(newly) / float64(len(e.secret))
+	st.Obs = fmt.Sprintf("%s appears %d time(s).", up, newly)
+	if e.hidden == 0 {
+		st.Reward += 0.5
+		st.Terminated = true
+	}
+	return st, ""
+}
+
+// word plays a whole-word guess; why is set when the move is invalid.
+func (e *Env) word(g string) (st core.Step, why string) {
+	n := len(e.secret)
+	switch {
+	case len(g) != n:
+		if len(g) > 12 {
+			return st, fmt.Sprintf("Invalid: that guess has %d letters, the word has %d.", len(g), n)
+		}
+		return st, fmt.Sprintf("Invalid: %s has %d letters, the word has %d.", strings.ToUpper(g), len(g), n)
+	case slices.Contains(e.wrong, g):
+		return st, fmt.Sprintf("Invalid: %s was already guessed.", strings.ToUpper(g))
+	case g != e.secret:
+		e.wrong = append(e.wrong, g)
+		st.Obs = fmt.Sprintf("%s is not the word.", strings.ToUpper(g))
+		return st, ""
+	}
+	st.Reward = 0.5*float64(e.hidden)/float64(n) + 0.5
+	for i := range e.revealed {
+		e.revealed[i] = true
+	}
+	e.hidden = 0
+	st.Terminated = true
+	return st, ""
+}

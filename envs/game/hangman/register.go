@@ -1,0 +1,52 @@
+package hangman
+
+import (
+	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/words"
+)
+
+// Register adds game:Hangman-v0-easy, -hard and -random to r.
+func Register(r *core.Registry) error {
+	for _, lv := range []struct{ level, desc string }{
+		{"easy", "Hangman: find a 3-letter word by guessing letters or the word, 10 turns"},
+		{"hard", "Hangman: find a 7-letter word by guessing letters or the word, 20 turns"},
+		{"random", "Hangman: find a word of 3, 5 or 7 letters (10, 15 or 20 turns), drawn per episode"},
+	} {
+		if err := r.RegisterDesc("game:Hangman-v0-"+lv.level, lv.desc, factory(lv.level)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func factory(level string) core.Factory {
+	return func(o *core.Options) (core.Env, error) {
+		cfg := Config{
+			Level:    level,
+			Style:    o.Style(),
+			MaxTurns: o.Int("max_turns", 0, 1, 1000),
+		}
+		src := words.ReadOptions(o)
+		if err := o.Err(); err != nil {
+			return nil, err
+		}
+		list, err := src.Load()
+		if err != nil {
+			return nil, err
+		}
+		ss, _ := settings(level)
+		var need []int
+		for _, s := range ss {
+			need = append(need, s.Length)
+		}
+		if err := src.Need(list, "Hangman "+level, need...); err != nil {
+			return nil, err
+		}
+		cfg.Words = list
+		env, err := New(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return env, nil
+	}
+}

@@ -1,0 +1,76 @@
+package hangman_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/envtest"
+	"github.com/gemgo/gemgo/envs/game/hangman"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var ids = []string{"game:Hangman-v0-easy", "game:Hangman-v0-hard", "game:Hangman-v0-random"}
+
+func registry(t *testing.T) *core.Registry {
+	t.Helper()
+	r := core.NewRegistry()
+	require.NoError(t, hangman.Register(r))
+	return r
+}
+
+func TestRegisteredIDs(t *testing.T) {
+	r := registry(t)
+	assert.Equal(t, ids, r.IDs())
+	for _, id := range ids {
+		assert.NotEmpty(t, r.Description(id))
+	}
+	assert.Error(t, hangman.Register(r), "registering twice must fail")
+}
+
+func TestCheckEnv(t *testing.T) {
+	r := registry(t)
+	for _, id := range ids {
+		t.Run(id, func(t *testing.T) {
+			envtest.CheckEnv(t, func() (envs.Env, error) { return r.Make(id) })
+		})
+	}
+}
+
+func TestOptions(t *testing.T) {
+	r := registry(t)
+	env, err := r.Make("game:Hangman-v0-hard", core.With("max_turns", 6), core.With("style", "brief"))
+	require.NoError(t, err)
+	obs, info, err := env.Reset(3)
+	require.NoError(t, err)
+	assert.Equal(t, 6, info[core.InfoMaxTurns])
+	assert.Contains(t, obs, "in 6 turns")
+
+	dir := t.TempDir()
+	file := filepath.Join(dir, "w.txt")
+	require.NoError(t, os.WriteFile(file, []byte("GIRAFFE\nzebra\n"), 0o644))
+	env, err = r.Make("game:Hangman-v0-hard", core.With("word_file", file))
+	require.NoError(t, err)
+	_, _, err = env.Reset(0)
+	require.NoError(t, err)
+	assert.Equal(t, "giraffe", env.(*hangman.Env).Secret(), "the file's only 7-letter word")
+
+	for _, tc := range []struct {
+		id   string
+		opts []core.Option
+		want string
+	}{
+		{"game:Hangman-v0-easy", []core.Option{core.With("max_turns", 0)}, "max_turns = 0 is out of range"},
+		{"game:Hangman-v0-easy", []core.Option{core.With("style", "verbose")}, "style"},
+		{"game:Hangman-v0-easy", []core.Option{core.With("colour", "green")}, "unknown option colour"},
+		{"game:Hangman-v0-easy", []core.Option{core.With("word_file", filepath.Join(dir, "none"))}, "does not exist"},
+		{"game:Hangman-v0-easy", []core.Option{core.With("word_file", file)}, "needs words of 3 letters"},
+		{"game:Hangman-v0-easy", []core.Option{core.With("dictionary", "maybe")}, "dictionary"},
+	} {
+		_, err := r.Make(tc.id, tc.opts...)
+		assert.ErrorContains(t, err, tc.want)
+	}
+}
