@@ -85,6 +85,7 @@ func TestRuntimeError(t *testing.T) {
 }
 
 func TestInfiniteLoopStoppedByCPULimit(t *testing.T) {
+	t.Parallel()
 	if Detect().Limits == LimitsNone {
 		t.Skip("no prlimit or sh here: the CPU limit cannot be set (the wall limit is tested apart)")
 	}
@@ -95,6 +96,7 @@ func TestInfiniteLoopStoppedByCPULimit(t *testing.T) {
 }
 
 func TestSleepStoppedByWallLimit(t *testing.T) {
+	t.Parallel()
 	lim := fast
 	lim.Wall = time.Second
 	res := runPy(t, "import time\nprint('start', flush=True)\ntime.sleep(60)", "", lim)
@@ -106,6 +108,7 @@ func TestSleepStoppedByWallLimit(t *testing.T) {
 }
 
 func TestChildrenDoNotOutliveTheRun(t *testing.T) {
+	t.Parallel()
 	// The child holds stdout open and the grandchild leaves the process
 	// group: Run must still return promptly.
 	code := `import subprocess, sys
@@ -119,6 +122,7 @@ print('parent done')`
 }
 
 func TestMemoryBombStopped(t *testing.T) {
+	t.Parallel()
 	if Detect().Limits == LimitsNone {
 		t.Skip("no prlimit or sh here: the memory limit cannot be set")
 	}
@@ -138,6 +142,7 @@ func TestMemoryBombStopped(t *testing.T) {
 }
 
 func TestOutputFloodTruncated(t *testing.T) {
+	t.Parallel()
 	for name, code := range map[string]string{
 		"stdout": "while True:\n    print('x' * 999)",
 		"stderr": "import sys\nwhile True:\n    print('y' * 999, file=sys.stderr)",
@@ -188,6 +193,7 @@ except OSError as e:
     sys.exit(1)`
 
 func TestNetworkIsolated(t *testing.T) {
+	t.Parallel()
 	py := python(t)
 	port := listen(t)
 	stdin := fmt.Sprint(port)
@@ -210,6 +216,7 @@ func TestNetworkIsolated(t *testing.T) {
 }
 
 func TestNoIsolationStillLimits(t *testing.T) {
+	t.Parallel()
 	// The weakest mode (no namespaces, no rlimits) keeps the wall and
 	// output limits, and does let the network through.
 	py := python(t)
@@ -226,6 +233,7 @@ func TestNoIsolationStillLimits(t *testing.T) {
 }
 
 func TestUlimitFallback(t *testing.T) {
+	t.Parallel()
 	py := python(t)
 	iso := detect()
 	sh, err := lookSh()
@@ -245,6 +253,7 @@ func TestUlimitFallback(t *testing.T) {
 }
 
 func TestBadProgramsDoNotDisturbGoodOnes(t *testing.T) {
+	t.Parallel()
 	py := python(t)
 	bad := []string{
 		"while True:\n    pass",

@@ -80,6 +80,7 @@ func strict() Config {
 }
 
 func TestReferenceSolutionsPassEveryTest(t *testing.T) {
+	t.Parallel()
 	needPython(t)
 	py, err := sandbox.FindPython("python3")
 	require.NoError(t, err)
@@ -96,6 +97,7 @@ func TestReferenceSolutionsPassEveryTest(t *testing.T) {
 }
 
 func TestCorrectAndWrongSolution(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t, sumTwo(t), loaded())
 	st := step(t, env, block("a, b = map(int, input().split())\nprint(a + b)"))
 	assert.Equal(t, 1.0, st.Reward)
@@ -138,6 +140,7 @@ func TestFormatError(t *testing.T) {
 }
 
 func TestBadProgramsGetTheirVerdict(t *testing.T) {
+	t.Parallel()
 	p := Problem{ID: "one", Question: "Print 1.", Tests: []Test{{"", "1\n"}}}
 	// Only the time-limit cases get the 1 s limit: the others must not
 	// turn into timeouts on a loaded machine.
@@ -173,6 +176,7 @@ func TestBadProgramsGetTheirVerdict(t *testing.T) {
 }
 
 func TestNetworkBlockedInsideTheEnv(t *testing.T) {
+	t.Parallel()
 	needPython(t)
 	if !sandbox.Detect().NetworkIsolated() {
 		t.Skipf("no network isolation on this machine (%s)", sandbox.Detect())
@@ -202,6 +206,7 @@ func TestNetworkBlockedInsideTheEnv(t *testing.T) {
 }
 
 func TestBadSolutionDoesNotDisturbGoodOne(t *testing.T) {
+	t.Parallel()
 	bad := newEnv(t, sumTwo(t), strict())
 	good := newEnv(t, sumTwo(t), loaded())
 	var wg sync.WaitGroup
@@ -223,6 +228,7 @@ func TestBadSolutionDoesNotDisturbGoodOne(t *testing.T) {
 }
 
 func TestFailFastSkipsLaterTests(t *testing.T) {
+	t.Parallel()
 	p := Problem{ID: "echo", Question: "Echo.", Tests: []Test{{"1", "1"}, {"2", "x"}, {"3", "3"}, {"4", "y"}, {"5", "5"}}}
 	cfg := loaded()
 	cfg.FailFast = true
@@ -271,6 +277,7 @@ func TestResetPicksProblemBySeed(t *testing.T) {
 }
 
 func TestSampleActionAlwaysParses(t *testing.T) {
+	t.Parallel()
 	needPython(t)
 	env := newEnv(t, sumTwo(t), loaded())
 	r := rand.New(rand.NewPCG(1, 2))
@@ -292,6 +299,7 @@ func TestSampleActionAlwaysParses(t *testing.T) {
 }
 
 func TestMakeOptions(t *testing.T) {
+	t.Parallel()
 	needPython(t)
 	r := registry(t)
 	dir := t.TempDir()
