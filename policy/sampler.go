@@ -14,7 +14,7 @@ type SampleConfig struct {
 	Temperature  float64 // softmax temperature; 0 means 1
 	TopP         float64 // nucleus sampling mass in (0, 1); 0 or 1: off
 	Greedy       bool    // take the most likely token (ignores Temperature and TopP)
-	EOS          int     // stop token id (the tokenizer's EOS)
+	EOS          int     // stop token id (the tokenizer's EOS); −1: none (benchmarks)
 }
 
 // Validate checks sc against a model of vocabulary vocab.
@@ -26,8 +26,8 @@ func (sc SampleConfig) Validate(vocab int) error {
 		return fmt.Errorf("sample.temperature = %v: must be finite and ≥ 0 (0 means 1)", sc.Temperature)
 	case math.IsNaN(sc.TopP) || sc.TopP < 0 || sc.TopP > 1:
 		return fmt.Errorf("sample.top_p = %v: allowed [0, 1] (0 or 1: off)", sc.TopP)
-	case sc.EOS < 0 || sc.EOS >= vocab:
-		return fmt.Errorf("sample.eos = %d: outside the vocabulary [0, %d)", sc.EOS, vocab)
+	case sc.EOS < -1 || sc.EOS >= vocab:
+		return fmt.Errorf("sample.eos = %d: outside the vocabulary [0, %d) (−1: no stop token)", sc.EOS, vocab)
 	}
 	return nil
 }

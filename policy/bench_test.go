@@ -1,0 +1,81 @@
+package policy_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gemgo/gemgo/policy"
+	"github.com/gemgo/gemgo/policy/internal/refmodel"
+)
+
+// The reference workload of ../shared/bench: training steps of 32 × 32
+// tokens with the weighted loss and Adam; sampling 16 new tokens after a
+// 16-token prompt for 32 rows with the KV-cache sampler. Compare with
+// torch_ref.sh at the same thread count (scripts/bench_policy.sh).
+
+func benchTrain(b *testing.B, d int) {
+	rng := rand.New(rand.NewPCG(1, 0))
+	w, err := policy.NewWeights(refmodel.Config(d), rng)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr, err := policy.NewTrainer(w, refmodel.Optim())
+	if err != nil {
+		b.Fatal(err)
+	}
+	var batches [][]policy.Sequence
+	for range 8 {
+		_, s := refmodel.NewBatch(rng)
+		batches = append(batches, s)
+	}
+	for i := range 3 { // warm-up: build the graph
+		if _, err := tr.Step(batches[i], refmodel.Loss()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := tr.Step(batches[i%len(batches)], refmodel.Loss()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*refmodel.Batch*refmodel.Seq)/b.Elapsed().Seconds(), "tokens/s")
+}
+
+func BenchmarkTrainStep(b *testing.B) {
+	b.Run("d=64", func(b *testing.B) { benchTrain(b, 64) })
+	b.Run("d=128", func(b *testing.B) { benchTrain(b, 128) })
+}
+
+func benchSample(b *testing.B, d int) {
+	rng := rand.New(rand.NewPCG(2, 0))
+	w, err := policy.NewWeights(refmodel.Config(d), rng)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := policy.NewSampler(w)
+	prompts := refmodel.Prompts(rng, 16)
+	sc := policy.SampleConfig{MaxNewTokens: 16, EOS: -1}
+	if _, err := s.Sample(prompts, sc, rng); err != nil {
+		b.Fatal(err)
+	}
+	tokens := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		out, err := s.Sample(prompts, sc, rng)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, o := range out {
+			tokens += len(o.Tokens)
+		}
+	}
+	b.ReportMetric(float64(tokens)/b.Elapsed().Seconds(), "tokens/s")
+}
+
+func BenchmarkSample(b *testing.B) {
+	b.Run("d=64", func(b *testing.B) { benchSample(b, 64) })
+	b.Run("d=128", func(b *testing.B) { benchSample(b, 128) })
+}
