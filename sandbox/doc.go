@@ -30,7 +30,11 @@
 //   - Processes: a new PID namespace (CLONE_NEWPID) comes with the network
 //     namespace: the program is its pid 1, sees only its own children
 //     through kill(2), and when it dies the kernel kills every process it
-//     left behind. The program also leads its own process group, and the
+//     left behind. Being pid 1, it ignores any signal it has no handler
+//     for that comes from inside the namespace (os.kill of its own pid
+//     with SIGTERM does nothing), and the soft CPU limit's SIGXCPU: the
+//     hard limit's SIGKILL, at the same second, ends it instead. The
+//     program also leads its own process group, and the
 //     whole group is killed at every limit, so that with or without the
 //     namespace no child outlives the run by design.
 //   - Limits: RLIMIT_CPU (whole seconds, rounded up), RLIMIT_AS,
