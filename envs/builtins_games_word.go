@@ -1,6 +1,7 @@
 package envs
 
 import (
+	"github.com/gemgo/gemgo/envs/game/crosswords"
 	"github.com/gemgo/gemgo/envs/game/hangman"
 	"github.com/gemgo/gemgo/envs/game/wordle"
 )
@@ -11,6 +12,7 @@ func registerGamesWord(r *Registry) error {
 	for _, reg := range []func(*Registry) error{
 		wordle.Register,
 		hangman.Register,
+		crosswords.Register,
 	} {
 		if err := reg(r); err != nil {
 			return err

@@ -1,7 +1,10 @@
 package words
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"slices"
 	"strings"
 )
@@ -52,4 +55,27 @@ func ParseClues(text string) ([]Clue, error) {
 	}
 	slices.SortFunc(out, func(a, b Clue) int { return strings.Compare(a.Word, b.Word) })
 	return out, nil
+}
+
+// ReadClueFile reads crossword entries from a file (see ParseClues).
+func ReadClueFile(path string) ([]Clue, error) {
+	info, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("clue file %s does not exist", path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("clue file %s: %w", path, err)
+	}
+	if info.IsDir() || info.Size() > maxFileBytes {
+		return nil, fmt.Errorf("clue file %s: want a text file under %d bytes", path, maxFileBytes)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read clue file: %w", err)
+	}
+	cs, err := ParseClues(string(b))
+	if err != nil {
+		return nil, fmt.Errorf("clue file %s: %w", path, err)
+	}
+	return cs, nil
 }

@@ -1,0 +1,76 @@
+package crosswords_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/envtest"
+	"github.com/gemgo/gemgo/envs/game/crosswords"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var ids = []string{"game:Crosswords-v0-easy", "game:Crosswords-v0-hard", "game:Crosswords-v0-random"}
+
+func registry(t *testing.T) *core.Registry {
+	t.Helper()
+	r := core.NewRegistry()
+	require.NoError(t, crosswords.Register(r))
+	return r
+}
+
+func TestRegisteredIDs(t *testing.T) {
+	r := registry(t)
+	assert.Equal(t, ids, r.IDs())
+	for _, id := range ids {
+		assert.NotEmpty(t, r.Description(id))
+	}
+}
+
+func TestCheckEnv(t *testing.T) {
+	r := registry(t)
+	for _, id := range ids {
+		t.Run(id, func(t *testing.T) {
+			envtest.CheckEnv(t, func() (envs.Env, error) { return r.Make(id) })
+		})
+	}
+}
+
+func TestOptions(t *testing.T) {
+	r := registry(t)
+	env, err := r.Make("game:Crosswords-v0-hard", core.With("max_turns", 12), core.With("style", "brief"))
+	require.NoError(t, err)
+	obs, info, err := env.Reset(3)
+	require.NoError(t, err)
+	assert.Equal(t, 12, info[core.InfoMaxTurns])
+	assert.Contains(t, obs, "Crossword, 12 turns.")
+
+	dir := t.TempDir()
+	good := filepath.Join(dir, "clues.txt")
+	require.NoError(t, os.WriteFile(good, []byte("cat: Purring pet\ntea: Hot drink\nant: Colony insect\n"), 0o644))
+	env, err = r.Make("game:Crosswords-v0-easy", core.With("clue_file", good))
+	require.NoError(t, err)
+	_, _, err = env.Reset(0)
+	require.NoError(t, err)
+	for _, e := range env.(*crosswords.Env).Puzzle().Entries {
+		assert.Contains(t, []string{"cat", "tea", "ant"}, e.Word)
+	}
+
+	bad := filepath.Join(dir, "bad.txt")
+	require.NoError(t, os.WriteFile(bad, []byte("abc: x\ndef: y\nghi: z\n"), 0o644))
+	for _, tc := range []struct {
+		opts []core.Option
+		want string
+	}{
+		{[]core.Option{core.With("max_turns", -3)}, "max_turns = -3 is out of range"},
+		{[]core.Option{core.With("word_file", "x")}, "unknown option word_file"},
+		{[]core.Option{core.With("clue_file", filepath.Join(dir, "none"))}, "does not exist"},
+		{[]core.Option{core.With("clue_file", bad)}, "cannot build a grid"},
+	} {
+		_, err := r.Make("game:Crosswords-v0-easy", tc.opts...)
+		assert.ErrorContains(t, err, tc.want)
+	}
+}
