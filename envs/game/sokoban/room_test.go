@@ -51,31 +51,30 @@ func TestRenderRoundTrip(t *testing.T) {
 
 func TestMovesAndPushes(t *testing.T) {
 	r := parseRoom(smallRoom)
-	assert.Equal(t, "", r.blocked(up), "the box at (2,2) can go to (1,2)")
-	assert.Equal(t, "", r.blocked(left))
 	assert.Equal(t, "a wall is in the way", parseRoom("###\n#@#\n###").blocked(down))
+	// Up from (3,2) pushes the box at (2,2) to (1,2); pushing on into the
+	// top wall is blocked.
 	assert.True(t, r.move(up))
-	assert.Equal(t, 1*6+2, func() int {
-		for i, b := range r.box {
-			if b && i < 2*6 {
-				return i
-			}
-		}
-		return -1
-	}())
+	assert.True(t, r.box[1*6+2])
+	assert.False(t, r.box[2*6+2])
+	assert.Equal(t, 2*6+2, r.player)
 	assert.Equal(t, "the box would hit a wall", r.blocked(up))
+	// From (2,1), right runs into two boxes in a row.
 	r = parseRoom(smallRoom)
-	r.player = 2*6 + 1 // left of the two boxes
-	assert.Equal(t, "the box would hit another box", r.blocked(right))
-	r.player = 3*6 + 3 // below the right box
-	assert.False(t, r.move(right), "a plain step")
-	assert.Equal(t, 3*6+4, r.player)
 	r.player = 2*6 + 1
-	r.box[2*6+3] = false // one box left, at (2,2), then the target at (2,4)
+	assert.Equal(t, "the box would hit another box", r.blocked(right))
+	// A plain step moves no box.
+	r.player = 3*6 + 3
+	assert.False(t, r.move(right))
+	assert.Equal(t, 3*6+4, r.player)
+	// With one box left, two pushes right put it on the target at (2,4).
+	r.player = 2*6 + 1
+	r.box[2*6+3] = false
 	assert.True(t, r.move(right))
+	assert.False(t, r.solved())
 	assert.True(t, r.move(right))
-	assert.Equal(t, "the box would hit a wall", r.blocked(right))
 	assert.True(t, r.solved())
+	assert.Equal(t, "the box would hit a wall", r.blocked(right))
 }
 
 func TestSolverOnKnownRooms(t *testing.T) {
