@@ -1,6 +1,18 @@
 package envs
 
-// registerTasks registers the built-in envs of this family.
+import (
+	"github.com/gemgo/gemgo/envs/rg"
+)
+
+// registerTasks registers the built-in single-turn task families: rg
+// (procedural reasoning), math, qa and logic.
 func registerTasks(r *Registry) error {
+	for _, reg := range []func(*Registry) error{
+		rg.Register,
+	} {
+		if err := reg(r); err != nil {
+			return err
+		}
+	}
 	return nil
 }

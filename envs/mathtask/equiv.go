@@ -76,6 +76,11 @@ var (
 	)
 )
 
+// MaxAnswerLen is the longest answer (in bytes, after unboxing) that
+// Normalize rewrites and Numbers reads; longer ones compare as raw text, so a
+// megabyte-long response costs linear time.
+const MaxAnswerLen = 4096
+
 // Normalize is the canonical text form Equivalent compares: see Equivalent.
 func Normalize(s string) string {
 	for range maxDepth {
@@ -89,6 +94,9 @@ func Normalize(s string) string {
 		s = s[i+4:]
 	}
 	s = strings.TrimSpace(s)
+	if len(s) > MaxAnswerLen {
+		return s // no answer is this long: skip the regexps, compare as text
+	}
 	for _, w := range [][2]string{{`\(`, `\)`}, {`\[`, `\]`}} {
 		if strings.HasPrefix(s, w[0]) && strings.HasSuffix(s, w[1]) && len(s) >= 4 {
 			s = s[2 : len(s)-2]
@@ -114,6 +122,9 @@ func Normalize(s string) string {
 // compact is the text form of a non-numeric answer: no spaces, lower case,
 // braces around single characters dropped (x^{2} = x^2).
 func compact(s string) string {
+	if len(s) > MaxAnswerLen {
+		return s
+	}
 	s = strings.ToLower(strings.ReplaceAll(s, " ", ""))
 	return reSingleBr.ReplaceAllString(s, "$1")
 }
@@ -134,6 +145,9 @@ const maxExp = 400
 // values, p/100 and p; anything else gives one.
 func Numbers(s string) (vals []*big.Rat, ok bool) {
 	s = strings.TrimSpace(s)
+	if len(s) > MaxAnswerLen {
+		return nil, false
+	}
 	m := reNumber.FindStringSubmatch(s)
 	if m == nil {
 		return nil, false
