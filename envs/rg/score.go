@@ -116,4 +116,3 @@ func sampleInt(lo, hi int) func(*rand.Rand) string {
 func sampleWord(words []string) func(*rand.Rand) string {
 	return func(r *rand.Rand) string { return words[r.IntN(len(words))] }
 }
-

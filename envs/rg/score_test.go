@@ -57,15 +57,15 @@ func TestScoreFraction(t *testing.T) {
 func TestScoreFactorization(t *testing.T) {
 	s := scoreFactorization(360)
 	for ans, want := range map[string]float64{
-		"2 × 2 × 2 × 3 × 3 × 5": 1,
-		"2^3 * 3^2 * 5":         1,
+		"2 × 2 × 2 × 3 × 3 × 5":    1,
+		"2^3 * 3^2 * 5":            1,
 		`2^{3} \times 3^2 \cdot 5`: 1,
-		"5 x 3 x 3 x 2 x 2 x 2": 1,
-		"2**3*3**2*5":           1,
-		"8 × 45":                0, // not primes
-		"2 × 2 × 2 × 3 × 3":     0, // product 72
-		"2^100":                 0,
-		"":                      0,
+		"5 x 3 x 3 x 2 x 2 x 2":    1,
+		"2**3*3**2*5":              1,
+		"8 × 45":                   0, // not primes
+		"2 × 2 × 2 × 3 × 3":        0, // product 72
+		"2^100":                    0,
+		"":                         0,
 	} {
 		assert.Equal(t, want, s(ans), "factorization(%q)", ans)
 	}
