@@ -1,0 +1,154 @@
+package algo
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/gemgo/gemgo/buffer"
+	"github.com/gemgo/gemgo/policy"
+)
+
+// ValueLearner is the critic PPO trains; *policy.Critic implements it.
+type ValueLearner interface {
+	Step(prompts [][]int, returns, oldValues []float64, clip float64) (policy.ValueStats, error)
+}
+
+// PPO is Proximal Policy Optimization (Schulman et al. 2017) at the turn
+// level: a learned critic V(s_t), read at the last prompt token, and
+// generalized advantage estimation over the turns of each episode,
+//
+//	δ_t = r_t + γ·V(s_{t+1})·(1 − terminated_t) − V(s_t)
+//	A_t = δ_t + γλ·A_{t+1}
+//
+// bootstrapping from V of the final observation when an episode is
+// truncated (the turn limit), never when it terminates. The values are the
+// critic's at sampling time (stored by the collector). The critic is then
+// fitted to the returns A_t + V(s_t) with the (optionally clipped) value
+// loss, over the same epochs and minibatches as the policy.
+type PPO struct {
+	Gamma     float64      `yaml:"gamma"`      // discount over turns, [0, 1]
+	Lambda    float64      `yaml:"lambda"`     // GAE λ, [0, 1]
+	Whiten    bool         `yaml:"whiten"`     // normalise advantages over the batch
+	ValueClip float64      `yaml:"value_clip"` // clip range of the value update; 0: off
+	Critic    ValueLearner `yaml:"-"`          // the value network
+	Opt       UpdateConfig `yaml:"-"`          // how the policy is optimised
+}
+
+var _ Algorithm = (*PPO)(nil)
+
+// DefaultPPO returns PPO with γ = 0.9, λ = 0.95, whitening and one epoch;
+// the caller sets the Critic.
+func DefaultPPO() *PPO {
+	return &PPO{Gamma: 0.9, Lambda: 0.95, Whiten: true, Opt: UpdateConfig{Epochs: 1}}
+}
+
+// Name is "ppo".
+func (a *PPO) Name() string { return "ppo" }
+
+// Validate checks the config, naming the field and the allowed range.
+func (a *PPO) Validate() error {
+	if err := checkGamma("algo.gamma", a.Gamma); err != nil {
+		return err
+	}
+	if !(a.Lambda >= 0 && a.Lambda <= 1) {
+		return fmt.Errorf("algo.lambda = %v: allowed [0, 1]", a.Lambda)
+	}
+	if !(a.ValueClip >= 0) {
+		return fmt.Errorf("algo.value_clip = %v: must be ≥ 0 (0: off)", a.ValueClip)
+	}
+	if a.Critic == nil {
+		return fmt.Errorf("ppo: no critic")
+	}
+	return a.Opt.Validate()
+}
+
+// Update computes GAE advantages, optimises the policy, then the critic.
+func (a *PPO) Update(b *buffer.Buffer, l Learner, rng *rand.Rand) (Metrics, error) {
+	if a.Critic == nil {
+		return nil, fmt.Errorf("ppo: no critic")
+	}
+	// 1. advantages: GAE over the turns of each episode
+	for _, e := range b.Episodes {
+		turns := b.Turns(e)
+		n := len(turns)
+		r, v, next := make([]float64, n), make([]float64, n), make([]float64, n)
+		term := make([]bool, n)
+		for t, tr := range turns {
+			r[t], v[t], term[t] = tr.Reward, tr.Value, tr.Terminated
+			if t+1 < n {
+				next[t] = turns[t+1].Value
+			} else {
+				next[t] = tr.NextValue // used only when truncated
+			}
+		}
+		adv, ret := GAE(r, v, next, term, a.Gamma, a.Lambda)
+		for t := range turns {
+			turns[t].Advantage, turns[t].Return = adv[t], ret[t]
+		}
+	}
+	// 2. normalize (optional whitening)
+	if a.Whiten {
+		x := make([]float64, b.Len())
+		for i := range b.Transitions {
+			x[i] = b.Transitions[i].Advantage
+		}
+		for i, v := range BatchNormalize(x, 1e-8) {
+			b.Transitions[i].Advantage = v
+		}
+	}
+	// 3. clipped surrogate and policy optimizer steps
+	m, err := optimize(l, b, a.Opt, rng)
+	if err != nil {
+		return nil, err
+	}
+	// 4. critic: value loss over the same epochs and minibatch size
+	size := a.Opt.MinibatchSize
+	if size == 0 {
+		size = b.Len()
+	}
+	var vloss, vclip float64
+	steps := 0
+	for epoch := 0; epoch < max(a.Opt.Epochs, 1); epoch++ {
+		for _, mb := range b.Minibatches(size, rng) {
+			prompts := make([][]int, len(mb))
+			returns := make([]float64, len(mb))
+			old := make([]float64, len(mb))
+			for j, i := range mb {
+				tr := &b.Transitions[i]
+				prompts[j], returns[j], old[j] = tr.Prompt, tr.Return, tr.Value
+			}
+			vs, err := a.Critic.Step(prompts, returns, old, a.ValueClip)
+			if err != nil {
+				return nil, fmt.Errorf("ppo: critic epoch %d: %w", epoch, err)
+			}
+			vloss += vs.Loss
+			vclip += vs.ClipFrac
+			steps++
+		}
+	}
+	// 5. stats
+	m["losses/value_loss"] = vloss / float64(steps)
+	m["losses/value_clipfrac"] = vclip / float64(steps)
+	m["losses/explained_variance"] = explainedVariance(b)
+	episodeMetrics(b, m)
+	advantageMetrics(b, m)
+	return m, nil
+}
+
+// explainedVariance is 1 − Var(R − V)/Var(R) over the batch, with the
+// values the critic gave at sampling time: 1 is a perfect critic, 0 one
+// no better than a constant, and it is 0 when the returns do not vary.
+func explainedVariance(b *buffer.Buffer) float64 {
+	ret := make([]float64, b.Len())
+	res := make([]float64, b.Len())
+	for i, tr := range b.Transitions {
+		ret[i] = tr.Return
+		res[i] = tr.Return - tr.Value
+	}
+	_, sr := meanStd(ret)
+	_, se := meanStd(res)
+	if sr == 0 {
+		return 0
+	}
+	return 1 - (se*se)/(sr*sr)
+}
