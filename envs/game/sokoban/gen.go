@@ -109,6 +109,7 @@ func reversePlay(rng *rand.Rand, base *room, budget int) (*room, int) {
 	var best *room
 	bestScore, bestSteps := 0, 0
 	dist := make([]int, len(base.wall))
+	queue := make([]int, len(base.wall))
 	type pull struct {
 		box  int
 		d    dir
@@ -119,7 +120,7 @@ func reversePlay(rng *rand.Rand, base *room, budget int) (*room, int) {
 		r := base.clone()
 		steps := 0
 		for {
-			r.distances(dist)
+			r.distances(dist, queue)
 			cands, onTarget = cands[:0], onTarget[:0]
 			for b, isBox := range r.box {
 				if !isBox {
@@ -169,21 +170,22 @@ func reversePlay(rng *rand.Rand, base *room, budget int) (*room, int) {
 }
 
 // distances fills dist with the number of moves from the player to each
-// cell without moving a box, or -1 where the player cannot walk.
-func (r *room) distances(dist []int) {
+// cell without moving a box, or -1 where the player cannot walk. queue is
+// scratch space of at least len(dist) cells.
+func (r *room) distances(dist, queue []int) {
 	for i := range dist {
 		dist[i] = -1
 	}
 	dist[r.player] = 0
-	queue := []int{r.player}
-	for len(queue) > 0 {
-		i := queue[0]
-		queue = queue[1:]
+	queue[0] = r.player
+	for head, tail := 0, 1; head < tail; head++ {
+		i := queue[head]
 		for d := range dir(4) {
 			j := i + r.delta(d)
 			if !r.wall[j] && !r.box[j] && dist[j] < 0 {
 				dist[j] = dist[i] + 1
-				queue = append(queue, j)
+				queue[tail] = j
+				tail++
 			}
 		}
 	}
