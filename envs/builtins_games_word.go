@@ -4,6 +4,7 @@ import (
 	"github.com/gemgo/gemgo/envs/game/crosswords"
 	"github.com/gemgo/gemgo/envs/game/hangman"
 	"github.com/gemgo/gemgo/envs/game/wordle"
+	"github.com/gemgo/gemgo/envs/game/wordsearch"
 )
 
 // registerGamesWord registers the word games: Wordle, Hangman, Crosswords
@@ -13,6 +14,7 @@ func registerGamesWord(r *Registry) error {
 		wordle.Register,
 		hangman.Register,
 		crosswords.Register,
+		wordsearch.Register,
 	} {
 		if err := reg(r); err != nil {
 			return err

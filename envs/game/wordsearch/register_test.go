@@ -1,0 +1,76 @@
+package wordsearch_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/envtest"
+	"github.com/gemgo/gemgo/envs/game/wordsearch"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var ids = []string{"game:WordSearch-v0-easy", "game:WordSearch-v0-hard", "game:WordSearch-v0-random"}
+
+func registry(t *testing.T) *core.Registry {
+	t.Helper()
+	r := core.NewRegistry()
+	require.NoError(t, wordsearch.Register(r))
+	return r
+}
+
+func TestRegisteredIDs(t *testing.T) {
+	r := registry(t)
+	assert.Equal(t, ids, r.IDs())
+	for _, id := range ids {
+		assert.NotEmpty(t, r.Description(id))
+	}
+}
+
+func TestCheckEnv(t *testing.T) {
+	r := registry(t)
+	for _, id := range ids {
+		t.Run(id, func(t *testing.T) {
+			envtest.CheckEnv(t, func() (envs.Env, error) { return r.Make(id) })
+		})
+	}
+}
+
+func TestOptions(t *testing.T) {
+	r := registry(t)
+	env, err := r.Make("game:WordSearch-v0-hard", core.With("max_turns", 9), core.With("style", "brief"))
+	require.NoError(t, err)
+	obs, info, err := env.Reset(3)
+	require.NoError(t, err)
+	assert.Equal(t, 9, info[core.InfoMaxTurns])
+	assert.Contains(t, obs, "Word search, 9 turns.")
+
+	dir := t.TempDir()
+	file := filepath.Join(dir, "w.txt")
+	list := "ant bee cat dog eel fox gnu hen yak elk emu owl\nape bat cow pig rat ram\napple berry cherry\n"
+	require.NoError(t, os.WriteFile(file, []byte(list), 0o644))
+	env, err = r.Make("game:WordSearch-v0-easy", core.With("word_file", file))
+	require.NoError(t, err)
+	_, _, err = env.Reset(0)
+	require.NoError(t, err)
+	for _, p := range env.(*wordsearch.Env).Grid().Words {
+		assert.Contains(t, list, p.Word)
+	}
+
+	for _, tc := range []struct {
+		id   string
+		opts []core.Option
+		want string
+	}{
+		{"game:WordSearch-v0-easy", []core.Option{core.With("max_turns", 1001)}, "max_turns = 1001 is out of range"},
+		{"game:WordSearch-v0-hard", []core.Option{core.With("word_file", file)}, "want at least 20"},
+		{"game:WordSearch-v0-easy", []core.Option{core.With("word_file", filepath.Join(dir, "none"))}, "does not exist"},
+		{"game:WordSearch-v0-easy", []core.Option{core.With("size", 9)}, "unknown option size"},
+	} {
+		_, err := r.Make(tc.id, tc.opts...)
+		assert.ErrorContains(t, err, tc.want)
+	}
+}
