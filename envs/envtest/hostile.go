@@ -76,7 +76,7 @@ func (c *checker) hostile(env envs.Env) {
 	inputs := hostileInputs()
 	draw, _ := actions(env)
 	r := rand.New(rand.NewPCG(3000, 0xbad))
-	for i := range 128 {
+	for i := range c.cfg.mutations {
 		inputs = append(inputs, mutate(r, draw(r)))
 		if i%8 == 0 {
 			inputs = append(inputs, randomBytes(r, r.IntN(64)))

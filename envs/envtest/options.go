@@ -4,16 +4,24 @@ package envtest
 type Option func(*config)
 
 type config struct {
-	episodes int  // random episodes played under SampleAction
-	freeText bool // text without \boxed{} is not a format error
+	episodes  int  // random episodes played under SampleAction
+	mutations int  // damaged valid actions tried by the hostile check
+	freeText  bool // text without \boxed{} is not a format error
 }
 
-func defaultConfig() config { return config{episodes: 32} }
+func defaultConfig() config { return config{episodes: 32, mutations: 128} }
 
 // Episodes sets how many random episodes (one seed each) CheckEnv plays
 // under SampleAction (default 32). Values below 1 mean 1.
 func Episodes(n int) Option {
 	return func(c *config) { c.episodes = max(1, n) }
+}
+
+// Mutations sets how many randomly damaged valid actions the hostile-input
+// check tries, besides its fixed list (default 128; at least 1). Envs whose
+// steps are expensive (a code env runs python3) use a few.
+func Mutations(n int) Option {
+	return func(c *config) { c.mutations = max(1, n) }
 }
 
 // FreeText tells CheckEnv that the env reads actions that have no \boxed{}

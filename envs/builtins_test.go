@@ -1,0 +1,95 @@
+package envs_test
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/envtest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// builtinSetup says how the conformance test makes ids that need options
+// (a data file) or whose steps are expensive (code runs python3).
+func builtinSetup(id string) (opts []envs.Option, check []envtest.Option, slow bool) {
+	if strings.HasPrefix(id, "code:") {
+		// Every step with a code block starts python3: few episodes, one test.
+		opts = append(opts, envs.With("max_tests", 1), envs.With("timeout", 20))
+		if id == "code:jsonl" {
+			opts = append(opts, envs.With("path", filepath.Join("code", "data", "sample.jsonl")))
+		}
+		return opts, []envtest.Option{envtest.Episodes(2), envtest.Mutations(4)}, true
+	}
+	return nil, nil, false
+}
+
+// TestBuiltinsConform runs the conformance suite over every built-in id, in
+// the default style and, where the env has one, the brief style.
+func TestBuiltinsConform(t *testing.T) {
+	reg := envs.Builtins()
+	for _, id := range reg.IDs() {
+		opts, check, slow := builtinSetup(id)
+		t.Run(id, func(t *testing.T) {
+			t.Parallel()
+			if slow && testing.Short() {
+				t.Skip("-short: this env starts external processes")
+			}
+			envtest.CheckEnv(t, func() (envs.Env, error) { return reg.Make(id, opts...) }, check...)
+
+			brief := append(append([]envs.Option(nil), opts...), envs.With("style", "brief"))
+			env, err := reg.Make(id, brief...)
+			if err != nil {
+				require.ErrorContains(t, err, "unknown option style", "an env either has the brief style or no style option")
+				return
+			}
+			if c, ok := env.(interface{ Close() error }); ok {
+				require.NoError(t, c.Close())
+			}
+			envtest.CheckEnv(t, func() (envs.Env, error) { return reg.Make(id, brief...) }, check...)
+		})
+	}
+}
+
+var idForm = regexp.MustCompile(`^[a-z][a-z0-9]*:[A-Za-z0-9_.]+(-v[0-9]+)?(-[a-z0-9]+)?$`)
+
+func TestBuiltinIDs(t *testing.T) {
+	reg := envs.Builtins()
+	levels := map[string][]string{} // game stem -> levels
+	for _, id := range reg.IDs() {
+		assert.Regexp(t, idForm, id, "ids follow GEM's category:Name-v0-level")
+		desc := reg.Description(id)
+		assert.NotEmpty(t, desc, "%s: play -list shows a one-line description", id)
+		assert.NotContains(t, desc, "\n", "%s: the description is one line", id)
+		if stem, level, ok := strings.Cut(id, "-v0-"); ok && strings.HasPrefix(id, "game:") {
+			levels[stem] = append(levels[stem], level)
+		}
+	}
+	for stem, ls := range levels {
+		for _, want := range []string{"easy", "hard", "random"} {
+			assert.Contains(t, ls, want, "%s has a -%s level", stem, want)
+		}
+	}
+}
+
+func TestBuiltinsIsFreshEachCall(t *testing.T) {
+	a, b := envs.Builtins(), envs.Builtins()
+	require.NoError(t, a.Register("test:Mine-v0", func(*envs.Options) (envs.Env, error) { return envtest.NewToy(3), nil }))
+	assert.Contains(t, a.IDs(), "test:Mine-v0")
+	assert.NotContains(t, b.IDs(), "test:Mine-v0", "registering in one registry leaves the others alone")
+	assert.Len(t, a.IDs(), len(b.IDs())+1)
+}
+
+func TestBuiltinsUnknownIDSuggests(t *testing.T) {
+	reg := envs.Builtins()
+	if reg.Description("game:GuessTheNumber-v0-hard") == "" {
+		t.Skip("GuessTheNumber is not registered yet")
+	}
+	_, err := reg.Make("game:GuessTheNumber-v0-hardd")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "did you mean game:GuessTheNumber-v0-hard,")
+	_, err = reg.Make("game:GuessTheNumber-v0-easy", envs.With("no_such_option", 1))
+	require.ErrorContains(t, err, "unknown option no_such_option")
+}
