@@ -1,6 +1,7 @@
 package envs
 
 import (
+	"github.com/gemgo/gemgo/envs/mathtask"
 	"github.com/gemgo/gemgo/envs/rg"
 )
 
@@ -9,6 +10,7 @@ import (
 func registerTasks(r *Registry) error {
 	for _, reg := range []func(*Registry) error{
 		rg.Register,
+		mathtask.Register,
 	} {
 		if err := reg(r); err != nil {
 			return err

@@ -43,8 +43,12 @@ type Generator func(r *rand.Rand) Problem
 type Config struct {
 	// Description is the one-line description returned by Description.
 	Description string
-	// Generate draws the problem of each episode.
+	// Generate draws the problem of each episode from the env's random
+	// source. Exactly one of Generate and Index is set.
 	Generate Generator
+	// Index picks the problem of seed directly (a dataset: item seed mod n,
+	// so that seeds 0..n-1 visit every item once).
+	Index func(seed uint64) Problem
 	// Style is the instruction style; zero means core.StyleGEM.
 	Style core.Style
 	// FormatPenalty is subtracted from 0 on a format error (the reward is
@@ -85,8 +89,8 @@ var (
 // New returns a single-turn env. It fails when cfg has no generator or an
 // out-of-range penalty.
 func New(cfg Config) (*Env, error) {
-	if cfg.Generate == nil {
-		return nil, fmt.Errorf("task: config has no generator")
+	if (cfg.Generate == nil) == (cfg.Index == nil) {
+		return nil, fmt.Errorf("task: config needs exactly one of Generate and Index")
 	}
 	if cfg.FormatPenalty < 0 || cfg.FormatPenalty > 1 {
 		return nil, fmt.Errorf("task: format penalty %g out of range: allowed [0, 1]", cfg.FormatPenalty)
@@ -106,7 +110,11 @@ func Seeded(seed uint64) *rand.Rand {
 // Reset draws the problem of seed and returns the instructions.
 func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	e.rng = Seeded(seed)
-	e.prob = e.cfg.Generate(e.rng)
+	if e.cfg.Index != nil {
+		e.prob = e.cfg.Index(seed)
+	} else {
+		e.prob = e.cfg.Generate(e.rng)
+	}
 	e.active = true
 	return e.Prompt(), core.Info{core.InfoTurn: 0, core.InfoMaxTurns: 1}, nil
 }
