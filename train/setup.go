@@ -1,0 +1,88 @@
+package train
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/policy"
+)
+
+// envFactory returns a function that makes the configured env, wrapped so
+// that the policy sees the configured history.
+func envFactory(reg *envs.Registry, ec EnvConfig) func() (envs.Env, error) {
+	return func() (envs.Env, error) {
+		e, err := reg.Make(ec.ID, envs.FromMap(ec.Options)...)
+		if err != nil {
+			return nil, err
+		}
+		switch ec.History {
+		case "observations":
+			return envs.NewObservationHistory(e, ec.HistoryKeep)
+		case "actions":
+			return envs.NewActionObservationHistory(e, ec.HistoryKeep)
+		}
+		return e, nil
+	}
+}
+
+// pair is one (observation, action) example of random play.
+type pair struct{ obs, action string }
+
+// randomPlay plays episodes with the env's SampleAction and calls visit
+// for every (observation, action) pair, until visit returns false.
+func randomPlay(newEnv func() (envs.Env, error), seed uint64, rng *rand.Rand, visit func(pair) bool) error {
+	env, err := newEnv()
+	if err != nil {
+		return err
+	}
+	if c, ok := env.(interface{ Close() error }); ok {
+		defer c.Close()
+	}
+	sampler, ok := env.(envs.ActionSampler)
+	if !ok {
+		return fmt.Errorf("env has no SampleAction: it cannot be used for the format warm-up or the vocabulary")
+	}
+	for ep := uint64(0); ; ep++ {
+		obs, _, err := env.Reset(seed + ep)
+		if err != nil {
+			return err
+		}
+		for {
+			a := sampler.SampleAction(rng)
+			if !visit(pair{obs, a}) {
+				return nil
+			}
+			st, err := env.Step(a)
+			if err != nil {
+				return err
+			}
+			if st.Done() {
+				if !visit(pair{st.Obs, ""}) {
+					return nil
+				}
+				break
+			}
+			obs = st.Obs
+		}
+	}
+}
+
+// buildTokenizer builds the vocabulary from the text of random episodes.
+func buildTokenizer(newEnv func() (envs.Env, error), tc TokenizerConfig, seed uint64, rng *rand.Rand) (*policy.Tokenizer, error) {
+	var corpus []string
+	episodes := 0
+	err := randomPlay(newEnv, seed, rng, func(p pair) bool {
+		corpus = append(corpus, p.obs)
+		if p.action == "" {
+			episodes++
+		} else {
+			corpus = append(corpus, p.action)
+		}
+		return episodes < tc.CorpusEpisodes
+	})
+	if err != nil {
+		return nil, fmt.Errorf("tokenizer corpus: %w", err)
+	}
+	return policy.BuildTokenizer(corpus, tc.MaxVocab), nil
+}
