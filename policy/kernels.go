@@ -143,7 +143,25 @@ func tanh[T Float](x T) T {
 	return T(math.Tanh(float64(x)))
 }
 
-// tanh32 is tanh in float32 precision through exp (faster than math.Tanh).
+// geluFwdSave is geluFwd that also stores each tanh for geluBwdSaved.
+func geluFwdSave[T Float](y, x, th []T) {
+	for i, v := range x {
+		t := tanh(T(geluC) * (v + 0.044715*v*v*v))
+		th[i] = t
+		y[i] = 0.5 * v * (1 + t)
+	}
+}
+
+// geluBwdSaved is geluBwd with the tanh values saved by geluFwdSave.
+func geluBwdSaved[T Float](dx, dy, x, th []T) {
+	for i, v := range x {
+		t := th[i]
+		d := 0.5*(1+t) + 0.5*v*(1-t*t)*T(geluC)*(1+3*0.044715*v*v)
+		dx[i] += dy[i] * d
+	}
+}
+
+// tanh32 is tanh in float32 precision through exp32.
 func tanh32(x float32) float32 {
 	if x > 9 {
 		return 1
@@ -151,11 +169,37 @@ func tanh32(x float32) float32 {
 	if x < -9 {
 		return -1
 	}
-	e := float32(math.Exp(float64(2 * x)))
+	e := exp32(2 * x)
 	return (e - 1) / (e + 1)
 }
 
-func exp[T Float](x T) T { return T(math.Exp(float64(x))) }
+// exp32 is e^x in float32 (relative error about 2e-7): x·log2(e) = n + f
+// with |f| ≤ 1/2, 2^f by its degree-7 Taylor polynomial, times 2^n.
+func exp32(x float32) float32 {
+	switch {
+	case x < -87:
+		return 0
+	case x > 88:
+		return float32(math.Inf(1))
+	case x != x:
+		return x
+	}
+	t := float64(x)*1.4426950408889634 + 0.5 // range reduction in float64: exact enough for |x| ≤ 88
+	n := int32(t)
+	if float64(n) > t {
+		n--
+	}
+	f := float32((t - 0.5 - float64(n)) * 0.6931471805599453) // f·ln 2, in [−0.35, 0.35]
+	p := 1 + f*(1+f*(1.0/2+f*(1.0/6+f*(1.0/24+f*(1.0/120+f*(1.0/720+f*(1.0/5040)))))))
+	return p * math.Float32frombits(uint32(n+127)<<23)
+}
+
+func exp[T Float](x T) T {
+	if f, ok := any(x).(float32); ok {
+		return T(exp32(f))
+	}
+	return T(math.Exp(float64(x)))
+}
 
 // logSoftmaxRow writes log softmax(z) into lp and returns the entropy
 // −Σ p·log p of the distribution.

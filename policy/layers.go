@@ -62,13 +62,14 @@ type linearK[T Float] struct {
 	n, in, out int
 	gelu       bool
 	pre        []T // x·w + b before the GELU (gelu only)
+	th         []T // tanh inside the GELU, saved for the backward pass
 	dpre       []T
 }
 
 func newLinearK[T Float](n, in, out int, gelu bool) *linearK[T] {
 	k := &linearK[T]{n: n, in: in, out: out, gelu: gelu}
 	if gelu {
-		k.pre, k.dpre = make([]T, n*out), make([]T, n*out)
+		k.pre, k.dpre, k.th = make([]T, n*out), make([]T, n*out), make([]T, n*out)
 	}
 	return k
 }
@@ -86,13 +87,13 @@ func (k *linearK[T]) forward(out []T, in [][]T) {
 		return
 	}
 	linearFwd(k.pre, in[0], in[1], in[2], k.n, k.in, k.out)
-	geluFwd(out, k.pre)
+	geluFwdSave(out, k.pre, k.th)
 }
 func (k *linearK[T]) backward(dIn [][]T, dOut, _ []T, in [][]T) {
 	dy := dOut
 	if k.gelu {
 		clear(k.dpre)
-		geluBwd(k.dpre, dOut, k.pre)
+		geluBwdSaved(k.dpre, dOut, k.pre, k.th)
 		dy = k.dpre
 	}
 	linearBwd(dIn[0], dIn[1], dIn[2], dy, in[0], in[1], k.n, k.in, k.out)

@@ -1,0 +1,11 @@
+//go:build !openblas
+
+package policy
+
+import "golang.org/x/sys/cpu"
+
+// haveKernel reports whether the AVX2/FMA micro-kernel can run here.
+var haveKernel = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+//go:noescape
+func kern4x16(a, b, c *float32, k, aRow, aK, ldb, ldc int, alpha float32)
