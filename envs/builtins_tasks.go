@@ -2,6 +2,7 @@ package envs
 
 import (
 	"github.com/gemgo/gemgo/envs/mathtask"
+	"github.com/gemgo/gemgo/envs/qa"
 	"github.com/gemgo/gemgo/envs/rg"
 )
 
@@ -11,6 +12,7 @@ func registerTasks(r *Registry) error {
 	for _, reg := range []func(*Registry) error{
 		rg.Register,
 		mathtask.Register,
+		qa.Register,
 	} {
 		if err := reg(r); err != nil {
 			return err

@@ -31,8 +31,9 @@ type Problem struct {
 	// right kind: a number for a numeric task, a list for a sorting task.
 	// Nil means a random whole number in [0, 100).
 	Sample func(r *rand.Rand) string
-	// Extra, when not nil, is merged into the info of the scored step.
-	Extra core.Info
+	// Details, when not nil, adds facts about the answer (the content of
+	// the last \boxed{...}) to the info of the scored step, say a QA answer's F1.
+	Details func(answer string) core.Info
 }
 
 // Generator draws a problem from r. It must be a pure function of r's
@@ -161,8 +162,10 @@ func (e *Env) Step(action string) (core.Step, error) {
 	}
 	score := e.score(content)
 	correct := score >= 1
-	for k, v := range e.prob.Extra {
-		info[k] = v
+	if e.prob.Details != nil {
+		for k, v := range e.prob.Details(content) {
+			info[k] = v
+		}
 	}
 	info[InfoCorrect] = correct
 	info[core.InfoSuccess] = correct

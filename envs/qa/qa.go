@@ -1,0 +1,113 @@
+package qa
+
+import (
+	_ "embed"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/task"
+)
+
+//go:embed data/sample.jsonl
+var sampleJSONL string
+
+// InfoF1 (float64) is the step info key of the answer's token F1.
+const InfoF1 = "f1"
+
+// Item is one question with its accepted answers.
+type Item struct {
+	Question string
+	Answers  []string
+}
+
+// LoadItems reads items from JSONL records; name (the file) and the line
+// number are named in every error.
+func LoadItems(recs []task.Record, name, questionField, answersField string) ([]Item, error) {
+	items := make([]Item, 0, len(recs))
+	for _, rec := range recs {
+		q, err := rec.String(name, questionField)
+		if err != nil {
+			return nil, err
+		}
+		as, err := rec.Strings(name, answersField)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, Item{Question: q, Answers: as})
+	}
+	return items, nil
+}
+
+// SampleItems returns the built-in sample set.
+func SampleItems() ([]Item, error) {
+	recs, err := task.ReadJSONL(strings.NewReader(sampleJSONL), "qa sample")
+	if err != nil {
+		return nil, err
+	}
+	return LoadItems(recs, "qa sample", "question", "answers")
+}
+
+// problems returns the Index of items: item seed mod n, scored by exact
+// match, with the F1 in the step info. The sampler answers with an accepted
+// answer of a random item (a plausible answer, rarely the right one).
+func problems(items []Item) func(seed uint64) task.Problem {
+	return func(seed uint64) task.Problem {
+		it := items[seed%uint64(len(items))]
+		return task.Problem{
+			Question: it.Question,
+			Answer:   it.Answers[0],
+			Score:    func(a string) float64 { return ExactMatch(a, it.Answers) },
+			Details:  func(a string) core.Info { return core.Info{InfoF1: F1(a, it.Answers)} },
+			Sample: func(r *rand.Rand) string {
+				o := items[r.IntN(len(items))]
+				return strings.NewReplacer("{", "", "}", "").Replace(o.Answers[r.IntN(len(o.Answers))])
+			},
+		}
+	}
+}
+
+const hint = "Answer with a short phrase."
+
+func newEnv(o *core.Options, desc string, items []Item) (core.Env, error) {
+	style, penalty := task.ReadCommon(o)
+	return task.New(task.Config{Description: desc, Index: problems(items), Style: style, FormatPenalty: penalty, Hint: hint})
+}
+
+// Register adds qa:sample and qa:jsonl to r.
+func Register(r *core.Registry) error {
+	const sampleDesc = "32 general-knowledge questions written for gemgo; exact match after SQuAD normalisation, F1 in info"
+	if err := r.RegisterDesc("qa:sample", sampleDesc, func(o *core.Options) (core.Env, error) {
+		items, err := SampleItems()
+		if err != nil {
+			return nil, err
+		}
+		return newEnv(o, sampleDesc, items)
+	}); err != nil {
+		return fmt.Errorf("qa: %w", err)
+	}
+	const jsonlDesc = "questions from a JSONL file (option path; fields question_field, answers_field); exact match, F1 in info"
+	if err := r.RegisterDesc("qa:jsonl", jsonlDesc, func(o *core.Options) (core.Env, error) {
+		path := o.String("path", "")
+		qf := o.String("question_field", "question")
+		af := o.String("answers_field", "answers")
+		if path == "" {
+			o.Failf(`option path is required: a JSONL file with one {"%s": ..., "%s": [...]} object per line`, qf, af)
+			task.ReadCommon(o)
+			return nil, nil
+		}
+		recs, err := task.ReadJSONLFile(path)
+		if err != nil {
+			return nil, err
+		}
+		items, err := LoadItems(recs, path, qf, af)
+		if err != nil {
+			return nil, err
+		}
+		return newEnv(o, jsonlDesc, items)
+	}); err != nil {
+		return fmt.Errorf("qa: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,108 @@
+package qa_test
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/envtest"
+	"github.com/gemgo/gemgo/envs/qa"
+	"github.com/gemgo/gemgo/envs/task"
+)
+
+func registry(t *testing.T) *core.Registry {
+	t.Helper()
+	r := core.NewRegistry()
+	require.NoError(t, qa.Register(r))
+	return r
+}
+
+func writeFile(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "qa.jsonl")
+	require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
+	return p
+}
+
+func TestSampleSet(t *testing.T) {
+	items, err := qa.SampleItems()
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(items), 30)
+	seen := map[string]bool{}
+	for _, it := range items {
+		require.False(t, seen[it.Question], "duplicate question %q", it.Question)
+		seen[it.Question] = true
+		require.NotEmpty(t, it.Answers)
+	}
+
+	e, err := registry(t).Make("qa:sample")
+	require.NoError(t, err)
+	te := e.(*task.Env)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for seed := range uint64(len(items)) {
+		obs, _, err := te.Reset(seed)
+		require.NoError(t, err)
+		it := items[seed]
+		assert.Contains(t, obs, it.Question)
+		for _, a := range it.Answers {
+			_, _, _ = te.Reset(seed)
+			st, _ := te.Step("I think it is " + core.Boxed(a+"."))
+			require.Equal(t, 1.0, st.Reward, "%q: %q", it.Question, a)
+			require.Equal(t, 1.0, st.Info[qa.InfoF1])
+			require.Equal(t, true, st.Info[task.InfoCorrect])
+		}
+		_, _, _ = te.Reset(seed)
+		st, _ := te.Step(core.Boxed(it.Answers[0] + " maybe"))
+		require.Equal(t, 0.0, st.Reward)
+		require.Less(t, st.Info[qa.InfoF1].(float64), 1.0)
+		require.Greater(t, st.Info[qa.InfoF1].(float64), 0.0)
+		_, _, _ = te.Reset(seed)
+		st, _ = te.Step(te.SampleAction(rng))
+		require.NotEqual(t, true, st.Info[core.InfoFormatError])
+	}
+}
+
+func TestJSONL(t *testing.T) {
+	r := registry(t)
+	path := writeFile(t, `{"q": "Who?", "a": ["The Beatles", "Beatles"]}`+"\n"+`{"q": "Year?", "a": 1969}`+"\n")
+	e, err := r.Make("qa:jsonl", core.With("path", path), core.With("question_field", "q"), core.With("answers_field", "a"))
+	require.NoError(t, err)
+	te := e.(*task.Env)
+	_, _, _ = te.Reset(0)
+	st, _ := te.Step(`\boxed{beatles}`)
+	assert.Equal(t, 1.0, st.Reward)
+	_, _, _ = te.Reset(1)
+	st, _ = te.Step(`\boxed{1969}`)
+	assert.Equal(t, 1.0, st.Reward)
+
+	_, err = r.Make("qa:jsonl")
+	require.ErrorContains(t, err, "option path is required")
+	bad := writeFile(t, `{"question": "x", "answers": ["y"]}`+"\n"+`not json`+"\n")
+	_, err = r.Make("qa:jsonl", core.With("path", bad))
+	require.ErrorContains(t, err, bad+":2: invalid JSON")
+	noAns := writeFile(t, `{"question": "x", "answers": []}`+"\n")
+	_, err = r.Make("qa:jsonl", core.With("path", noAns))
+	require.ErrorContains(t, err, noAns+`:1: field "answers" has no answers`)
+	wrong := writeFile(t, `{"question": "x", "answers": [{"text": "y"}]}`+"\n")
+	_, err = r.Make("qa:jsonl", core.With("path", wrong))
+	require.ErrorContains(t, err, `item 0`)
+}
+
+func TestConformance(t *testing.T) {
+	r := registry(t)
+	path := writeFile(t, `{"question": "x?", "answers": ["y"]}`+"\n")
+	for id, opts := range map[string][]core.Option{
+		"qa:sample": nil,
+		"qa:jsonl":  {core.With("path", path)},
+	} {
+		t.Run(id, func(t *testing.T) {
+			envtest.CheckEnv(t, func() (envs.Env, error) { return r.Make(id, opts...) }, envtest.Episodes(8))
+		})
+	}
+}
