@@ -72,7 +72,7 @@ func Run(ctx context.Context, cfg Config, reg *envs.Registry, log Logger) (Resul
 		if err != nil {
 			return res, err
 		}
-		if err := warmup(wt, agent, newEnv, cfg.Warmup, cfg.Seed<<24, rng, log.Warmup); err != nil {
+		if err := warmup(wt, tok, newEnv, cfg.Warmup, pc.Context-cfg.Sample.MaxNewTokens, cfg.Seed<<24, rng, log.Warmup); err != nil {
 			return res, err
 		}
 	}

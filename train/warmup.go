@@ -6,17 +6,15 @@ import (
 
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/policy"
-	"github.com/gemgo/gemgo/rollout"
 )
 
 // warmup trains the policy to write SampleAction-style actions for the
-// observations of random play: the action format, before RL.
-func warmup(tr *policy.Trainer, agent *rollout.Agent, newEnv func() (envs.Env, error), wc WarmupConfig, seed uint64, rng *rand.Rand, log func(step int, st policy.Stats)) error {
+// observations of random play (policy.Warmup): the action format, before
+// RL. The observations come from random episodes played once up front, so
+// the pairs are a fixed pool drawn from with rng.
+func warmup(tr *policy.Trainer, tok *policy.Tokenizer, newEnv func() (envs.Env, error), wc WarmupConfig, promptTokens int, seed uint64, rng *rand.Rand, log func(step int, st policy.Stats)) error {
 	var pool []pair
-	need := wc.Steps * wc.BatchSize
-	if need > 20000 {
-		need = 20000
-	}
+	need := min(wc.Steps*wc.BatchSize, 20000)
 	err := randomPlay(newEnv, seed, rng, func(p pair) bool {
 		if p.action != "" {
 			pool = append(pool, p)
@@ -26,19 +24,10 @@ func warmup(tr *policy.Trainer, agent *rollout.Agent, newEnv func() (envs.Env, e
 	if err != nil {
 		return fmt.Errorf("warm-up data: %w", err)
 	}
-	batch := make([]policy.Sequence, wc.BatchSize)
-	for step := 0; step < wc.Steps; step++ {
-		for i := range batch {
-			p := pool[rng.IntN(len(pool))]
-			batch[i] = policy.Sequence{Prompt: agent.Prompt(p.obs), Response: agent.Tok.EncodeResponse(p.action)}
-		}
-		st, err := tr.SupervisedStep(batch)
-		if err != nil {
-			return fmt.Errorf("warm-up step %d: %w", step, err)
-		}
-		if log != nil {
-			log(step, st)
-		}
+	pairs := func(r *rand.Rand) (string, string) {
+		p := pool[r.IntN(len(pool))]
+		return p.obs, p.action
 	}
-	return nil
+	_, err = policy.Warmup(tr, tok, pairs, policy.WarmupConfig{Steps: wc.Steps, BatchSize: wc.BatchSize, PromptTokens: promptTokens, Log: log}, rng)
+	return err
 }
