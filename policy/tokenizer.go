@@ -153,15 +153,19 @@ func (t *Tokenizer) Decode(ids []int) string {
 }
 
 // TokenString shows one token for debugging: "<pad>", "<bos>", "<eos>",
-// "<sep>", a byte as "<0x0A>", a piece as its text, and "<bad:ID>" for an id
-// outside the vocabulary.
+// "<sep>", a printable ASCII byte as itself ("7"), any other byte as
+// "<0x0A>", a piece as its text, and "<bad:ID>" for an id outside the
+// vocabulary.
 func (t *Tokenizer) TokenString(id int) string {
 	switch {
 	case id >= 0 && id < NumSpecial:
 		return specialNames[id]
 	case id >= ByteBase && id < FirstPieceID:
+		b := byte(id - ByteBase)
+		if b >= 0x20 && b < 0x7f { // printable ASCII; pieces have two bytes or more
+			return string(rune(b))
+		}
 		const hex = "0123456789ABCDEF"
-		b := id - ByteBase
 		return "<0x" + string(hex[b>>4]) + string(hex[b&15]) + ">"
 	case id >= FirstPieceID && id < t.VocabSize():
 		return t.pieces[id-FirstPieceID]

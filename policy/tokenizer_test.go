@@ -2,7 +2,9 @@ package policy_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -117,9 +119,10 @@ func TestSpecialTokens(t *testing.T) {
 	// Special tokens decode to nothing; a bad id is visible.
 	assert.Equal(t, obs+act, tok.Decode(append(p, r...)))
 	assert.Equal(t, "a\uFFFDb\uFFFD", tok.Decode([]int{policy.ByteBase + 'a', -1, policy.ByteBase + 'b', tok.VocabSize()}))
-	assert.Equal(t, "<pad><bos><eos><sep><0x0A><bad:-1>", strings.Join([]string{
+	assert.Equal(t, "<pad><bos><eos><sep><0x0A>7<0xFF><bad:-1>", strings.Join([]string{
 		tok.TokenString(0), tok.TokenString(1), tok.TokenString(2), tok.TokenString(3),
-		tok.TokenString(policy.ByteBase + '\n'), tok.TokenString(-1)}, ""))
+		tok.TokenString(policy.ByteBase + '\n'), tok.TokenString(policy.ByteBase + '7'),
+		tok.TokenString(policy.ByteBase + 0xff), tok.TokenString(-1)}, ""))
 }
 
 func TestTokenizerRoundTripProperty(t *testing.T) {
@@ -245,6 +248,19 @@ func TestTokenizerJSONCorrupt(t *testing.T) {
 	}
 	err := (&tok).UnmarshalJSON([]byte(good + `{}`))
 	require.ErrorContains(t, err, "data after")
+}
+
+func ExampleBuildTokenizer() {
+	tok := policy.BuildTokenizer([]string{"5: higher", "8: higher", "3: lower", `\boxed{7}`}, 10)
+	var shown []string
+	for _, id := range tok.EncodePrompt(`12: higher \boxed{3}.`) {
+		shown = append(shown, strconv.Quote(tok.TokenString(id)))
+	}
+	fmt.Println(strings.Join(shown, " "))
+	fmt.Println(tok.VocabSize(), tok.Decode(tok.EncodeResponse(`\boxed{7}`)))
+	// Output:
+	// "<bos>" "1" "2" ":" " higher" " " "\\boxed{" "3" "}" "." "<sep>"
+	// 263 \boxed{7}
 }
 
 func FuzzTokenizerRoundTrip(f *testing.F) {
