@@ -15,7 +15,9 @@ var cluesText string
 
 // Common returns the embedded list of common English words (3 to 7
 // letters, a few hundred of each length). It is parsed once and shared.
-var Common = sync.OnceValue(func() *List {
+func Common() *List { return common() }
+
+var common = sync.OnceValue(func() *List {
 	return NewList(fields(commonText, false))
 })
 
@@ -27,7 +29,9 @@ type Clue struct {
 
 // Clues returns the embedded crossword clues, sorted by word. The slice is
 // shared: do not modify it.
-var Clues = sync.OnceValue(func() []Clue {
+func Clues() []Clue { return clues() }
+
+var clues = sync.OnceValue(func() []Clue {
 	cs, err := ParseClues(cluesText)
 	if err != nil {
 		// The file is part of the binary and checked by the tests.

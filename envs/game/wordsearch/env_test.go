@@ -263,3 +263,27 @@ func BenchmarkStep(b *testing.B) {
 		}
 	}
 }
+
+// FuzzStep: any response is a format error exactly when ParseMove fails;
+// otherwise the reward is within [0, 1] and nothing panics.
+func FuzzStep(f *testing.F) {
+	for _, s := range []string{`\boxed{0 0 A}`, `\boxed{1 2 3 4}`, `\boxed{}`, `\boxed{(1,2) e}`, "\\boxed{\xff}", `\boxed{-1 5 z}`} {
+		f.Add(uint64(1), s)
+	}
+	e := newEnv(f, Config{Level: "random"})
+	f.Fuzz(func(t *testing.T, seed uint64, action string) {
+		_, _, err := e.Reset(seed)
+		require.NoError(t, err)
+		st, err := e.Step(action)
+		require.NoError(t, err)
+		_, parsed := ParseMove(action)
+		require.Equal(t, !parsed, st.Info[core.InfoFormatError] == true)
+		if !parsed {
+			require.Equal(t, core.RewardFormatError, st.Reward)
+			require.True(t, st.Terminated)
+			return
+		}
+		require.GreaterOrEqual(t, st.Reward, 0.0)
+		require.LessOrEqual(t, st.Reward, 1.0)
+	})
+}
