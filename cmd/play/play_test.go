@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/envtest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// toyRegistry holds envtest.Toy under two ids (seed 0 hides the digit 8).
+func toyRegistry(t *testing.T) *envs.Registry {
+	t.Helper()
+	reg := envs.NewRegistry()
+	factory := func(o *envs.Options) (envs.Env, error) {
+		_ = o.Style()
+		return envtest.NewToy(o.Int("max_turns", 4, 1, 20)), nil
+	}
+	require.NoError(t, reg.RegisterDesc("test:Toy-v0-easy", "Guess a digit in 4 turns.", factory))
+	require.NoError(t, reg.RegisterDesc("other:Toy-v0", "Another toy.", factory))
+	return reg
+}
+
+func play(t *testing.T, reg *envs.Registry, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errw bytes.Buffer
+	code = runWith(context.Background(), reg, args, strings.NewReader(stdin), &out, &errw)
+	return code, out.String(), errw.String()
+}
+
+func TestPlayScriptedWin(t *testing.T) {
+	code, out, errs := play(t, toyRegistry(t), "\\boxed{1}\n\\boxed{9}\r\n\\boxed{8}\n\\boxed{2}\n", "-env", "test:Toy-v0-easy", "-seed", "0")
+	require.Equal(t, exitOK, code, errs)
+	want := `== test:Toy-v0-easy seed 0 (max_turns 4)
+guess 1-9
+> \boxed{1}
+reward -0.05  terminated false  truncated false  turn=1
+t1 higher
+> \boxed{9}
+reward -0.05  terminated false  truncated false  turn=2
+t2 lower
+> \boxed{8}
+reward 1  terminated true  truncated false  success=true  turn=3
+t3 correct
+== episode over: terminated, success true, return 0.9, turns 3
+`
+	assert.Equal(t, want, out, "the game stops at its end; later input is not read as actions")
+	assert.Empty(t, errs)
+}
+
+func TestPlayOptionsTruncate(t *testing.T) {
+	code, out, _ := play(t, toyRegistry(t), "\\boxed{1}\n\\boxed{0}\n", "-env", "test:Toy-v0-easy", "-opt", "max_turns=2", "-style", "brief")
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, out, "(max_turns 2)")
+	assert.Contains(t, out, "reward -0.05  terminated false  truncated true  invalid_move=true  success=false  turn=2")
+	assert.True(t, strings.HasSuffix(out, "== episode over: truncated, success false, return -0.1, turns 2\n"), out)
+}
+
+func TestPlayFormatErrorAndEOF(t *testing.T) {
+	code, out, _ := play(t, toyRegistry(t), "the answer is 8", "-env", "test:Toy-v0-easy")
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, out, "> the answer is 8\nreward -0.1  terminated true  truncated false  format_error=true  success=false  turn=1\n")
+	assert.Contains(t, out, "== episode over: terminated, success false, return -0.1, turns 1")
+
+	code, out, _ = play(t, toyRegistry(t), "\\boxed{1}\n", "-env", "test:Toy-v0-easy")
+	require.Equal(t, exitOK, code)
+	assert.True(t, strings.HasSuffix(out, "stopped after 1 turns: no more input (return -0.05)\n"), out)
+}
+
+func TestPlayList(t *testing.T) {
+	code, out, _ := play(t, toyRegistry(t), "", "-list")
+	require.Equal(t, exitOK, code)
+	assert.Equal(t, "other\n  other:Toy-v0  Another toy.\n\ntest\n  test:Toy-v0-easy  Guess a digit in 4 turns.\n", out)
+}
+
+func TestPlayErrors(t *testing.T) {
+	reg := toyRegistry(t)
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-env", "test:Toy-v0-eazy"}, exitEnv, `unknown env id "test:Toy-v0-eazy": did you mean test:Toy-v0-easy`},
+		{[]string{"-env", "test:Toy-v0-easy", "-opt", "max_turns=99"}, exitEnv, "max_turns = 99 is out of range: allowed [1, 20]"},
+		{[]string{"-env", "test:Toy-v0-easy", "-opt", "colour=red"}, exitEnv, "unknown option colour (valid options: max_turns, style)"},
+		{[]string{"-env", "test:Toy-v0-easy", "-style", "loud"}, exitEnv, `style = "loud": allowed values are gem, brief`},
+		{[]string{"-env", "test:Toy-v0-easy", "-opt", "max_turns"}, exitUsage, `want key=value, got "max_turns"`},
+		{[]string{"-env", "test:Toy-v0-easy", "-opt", "style=gem", "-style", "brief"}, exitUsage, "give the style once"},
+		{[]string{}, exitUsage, "-env is required"},
+		{[]string{"-env", "test:Toy-v0-easy", "extra"}, exitUsage, "unexpected arguments"},
+		{[]string{"-seed", "-1"}, exitUsage, "invalid value"},
+	}
+	for _, c := range cases {
+		code, out, errs := play(t, reg, "", c.args...)
+		assert.Equal(t, c.code, code, "%v", c.args)
+		assert.Contains(t, errs, c.want, "%v", c.args)
+		assert.NotContains(t, out, "==", "%v: no game starts", c.args)
+	}
+}
+
+func TestPlayCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errw bytes.Buffer
+	r, w := io.Pipe() // blocks: no input ever comes
+	defer w.Close()
+	code := runWith(ctx, toyRegistry(t), []string{"-env", "test:Toy-v0-easy"}, r, &out, &errw)
+	assert.Equal(t, exitOK, code)
+	assert.Contains(t, out.String(), "stopped after 0 turns: context canceled")
+}
+
+// TestPlayBuiltinGuessTheNumber plays the real game through run.
+func TestPlayBuiltinGuessTheNumber(t *testing.T) {
+	const id = "game:GuessTheNumber-v0-easy"
+	if envs.Builtins().Description(id) == "" {
+		t.Skip(id + " is not registered yet")
+	}
+	var out, errw bytes.Buffer
+	// Guessing every number in turn: the game ends within its 4 turns
+	// (win or truncation), whatever the target.
+	script := "\\boxed{1}\n\\boxed{2}\n\\boxed{3}\n\\boxed{4}\n"
+	code := run(context.Background(), []string{"-env", id, "-seed", "3", "-style", "brief"}, strings.NewReader(script), &out, &errw)
+	require.Equal(t, exitOK, code, errw.String())
+	assert.Contains(t, out.String(), "== "+id+" seed 3 (max_turns 4)\n")
+	assert.Contains(t, out.String(), "== episode over: ")
+	assert.NotContains(t, out.String(), "format_error=true")
+
+	out.Reset()
+	code = run(context.Background(), []string{"-env", id}, strings.NewReader("no box\n"), &out, &errw)
+	require.Equal(t, exitOK, code)
+	assert.True(t, strings.HasSuffix(out.String(), "== episode over: terminated, success false, return -0.1, turns 1\n"), out.String())
+
+	out.Reset()
+	require.Equal(t, exitOK, run(context.Background(), []string{"-list"}, strings.NewReader(""), &out, &errw))
+	assert.Contains(t, out.String(), "\ngame\n")
+	assert.Regexp(t, `\n  game:GuessTheNumber-v0-easy +\S`, out.String())
+}
