@@ -278,5 +278,6 @@ func (e *Env) word(g string) (st core.Step, why string) {
 	}
 	e.hidden = 0
 	st.Terminated = true
+	st.Obs = "Correct."
 	return st, ""
 }

@@ -81,7 +81,7 @@ func TestWordPathWins(t *testing.T) {
 	assert.InDelta(t, 0.5*5/7+0.5, st.Reward, 1e-12)
 	assert.True(t, st.Terminated)
 	assert.Equal(t, true, st.Info[core.InfoSuccess])
-	assert.Equal(t, "Solved: CABBAGE.", strings.TrimSpace(st.Obs))
+	assert.Equal(t, "Correct. Solved: CABBAGE.", st.Obs)
 }
 
 // Over many seeds, levels and strategies (letters only, or a word guess
