@@ -1,6 +1,7 @@
 package envs
 
 import (
+	"github.com/gemgo/gemgo/envs/logic"
 	"github.com/gemgo/gemgo/envs/mathtask"
 	"github.com/gemgo/gemgo/envs/qa"
 	"github.com/gemgo/gemgo/envs/rg"
@@ -13,6 +14,7 @@ func registerTasks(r *Registry) error {
 		rg.Register,
 		mathtask.Register,
 		qa.Register,
+		logic.Register,
 	} {
 		if err := reg(r); err != nil {
 			return err

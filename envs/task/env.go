@@ -124,6 +124,9 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 func (e *Env) Prompt() string {
 	q := strings.TrimSpace(e.prob.Question)
 	if e.cfg.Style == core.StyleBrief {
+		if q != "" && !strings.ContainsRune(".?!:", rune(q[len(q)-1])) {
+			q += "."
+		}
 		return q + ` Answer in \boxed{}.`
 	}
 	var b strings.Builder
