@@ -2,8 +2,11 @@ package train
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/gemgo/gemgo/algo"
@@ -13,12 +16,13 @@ import (
 	"github.com/gemgo/gemgo/rollout"
 )
 
-// Result is what a finished run reports.
+// Result is what a finished (or interrupted) run reports.
 type Result struct {
-	Iterations  int
+	Dir         string // the run directory
+	Iterations  int    // iterations completed
 	EnvSteps    int
 	Episodes    int
-	Wall        time.Duration
+	Wall        time.Duration // training time, over all processes of a resumed run
 	FinalEval   EvalResult
 	BestSuccess float64
 }
@@ -33,153 +37,294 @@ type EvalResult struct {
 	SolvedTurns float64 // mean turns of the solved episodes
 }
 
-// Logger receives the run's progress. Every method may be nil-safe no-ops.
-type Logger interface {
-	Warmup(step int, st policy.Stats)
+// Observer receives a run's progress as it happens. Run calls it from one
+// goroutine.
+type Observer interface {
+	Warmup(step, steps int, st policy.Stats)
 	Iteration(it int, m algo.Metrics)
 	Eval(e EvalResult)
 }
 
-// Run trains as cfg says, reporting to log.
-func Run(ctx context.Context, cfg Config, reg *envs.Registry, log Logger) (Result, error) {
-	var res Result
+// Options says where a run lives.
+type Options struct {
+	Dir      string   // the run directory (created; must not hold a run unless Resume)
+	Resume   bool     // continue the run in Dir from its checkpoint
+	Observer Observer // optional
+}
+
+// runner is one training run's state.
+type runner struct {
+	cfg     Config
+	cfgYAML []byte
+	dir     string
+	obs     Observer
+	newEnv  func() (envs.Env, error)
+
+	tok    *policy.Tokenizer
+	w, cw  *policy.Weights
+	tr     *policy.Trainer
+	critic *policy.Critic
+	ref    *policy.Trainer
+	agent  *rollout.Agent
+	src    *rand.PCG
+	rng    *rand.Rand
+	prog   progress
+	start  time.Time
+}
+
+// Run trains as cfg says in opts.Dir, or resumes the run there.
+func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (Result, error) {
 	if err := cfg.Validate(); err != nil {
-		return res, err
+		return Result{Dir: opts.Dir}, err
 	}
-	start := time.Now()
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6a09e667f3bcc908))
-	newEnv := envFactory(reg, cfg.Env)
-	if _, err := newEnv(); err != nil {
-		return res, err
+	r := &runner{cfg: cfg, dir: opts.Dir, obs: opts.Observer, newEnv: envFactory(reg, cfg.Env), start: time.Now()}
+	if r.obs == nil {
+		r.obs = nopObserver{}
 	}
-
-	// 1. tokenizer and policy
-	tok, err := buildTokenizer(newEnv, cfg.Tokenizer, cfg.Seed<<20, rng)
+	var err error
+	if r.cfgYAML, err = cfg.Marshal(); err != nil {
+		return r.result(), err
+	}
+	probe, err := r.newEnv()
 	if err != nil {
-		return res, err
+		return r.result(), err
 	}
-	pc := cfg.policyConfig(tok.VocabSize()).Config
-	w, err := policy.NewWeights(pc, rng)
+	if c, ok := probe.(interface{ Close() error }); ok {
+		c.Close()
+	}
+	if opts.Resume {
+		err = r.resume()
+	} else {
+		err = r.init(ctx)
+	}
 	if err != nil {
-		return res, err
+		return r.result(), err
 	}
-	agent := &rollout.Agent{Tok: tok, Sampler: policy.NewSampler(w), Context: pc.Context,
-		Sample: policy.SampleConfig{MaxNewTokens: cfg.Sample.MaxNewTokens, Temperature: cfg.Sample.Temperature, TopP: cfg.Sample.TopP, EOS: tok.EOS()}}
+	err = r.loop(ctx)
+	return r.result(), err
+}
 
-	// 2. format warm-up
+func (r *runner) result() Result {
+	return Result{Dir: r.dir, Iterations: r.prog.Iteration, EnvSteps: r.prog.EnvSteps, Episodes: r.prog.Episodes,
+		Wall: time.Duration((r.prog.WallSeconds + time.Since(r.start).Seconds()) * float64(time.Second)), BestSuccess: r.prog.BestSuccess}
+}
+
+// init starts a new run: directory, tokenizer, policy, warm-up.
+func (r *runner) init(ctx context.Context) error {
+	cfg := r.cfg
+	if err := os.MkdirAll(r.dir, 0o755); err != nil {
+		return fmt.Errorf("run directory %s: %w (choose another with -out)", r.dir, err)
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, CheckpointFile)); err == nil {
+		return fmt.Errorf("run directory %s already holds a run: continue it with -resume %s, or pick another name or -out", r.dir, r.dir)
+	}
+	if err := writeFileAtomic(filepath.Join(r.dir, ConfigFile), r.cfgYAML); err != nil {
+		return fmt.Errorf("run directory %s is not writable: %w (choose another with -out)", r.dir, err)
+	}
+	r.src = rand.NewPCG(cfg.Seed, 0x6a09e667f3bcc908)
+	r.rng = rand.New(r.src)
+	var err error
+	if r.tok, err = buildTokenizer(r.newEnv, cfg.Tokenizer, cfg.Seed<<20, r.rng); err != nil {
+		return err
+	}
+	pc := cfg.policyConfig(r.tok.VocabSize()).Config
+	if r.w, err = policy.NewWeights(pc, r.rng); err != nil {
+		return err
+	}
 	if cfg.Warmup.Steps > 0 {
-		wt, err := policy.NewTrainer(w, policy.OptimConfig{LR: cfg.Warmup.LR, MaxGradNorm: 1, WarmupSteps: cfg.Warmup.Steps / 10, TotalSteps: cfg.Warmup.Steps, MinLRFrac: 0.1})
+		wt, err := policy.NewTrainer(r.w, policy.OptimConfig{LR: cfg.Warmup.LR, MaxGradNorm: 1, WarmupSteps: cfg.Warmup.Steps / 10, TotalSteps: cfg.Warmup.Steps, MinLRFrac: 0.1})
 		if err != nil {
-			return res, err
+			return err
 		}
-		if err := warmup(wt, tok, newEnv, cfg.Warmup, pc.Context-cfg.Sample.MaxNewTokens, cfg.Seed<<24, rng, log.Warmup); err != nil {
-			return res, err
+		log := func(step int, st policy.Stats) { r.obs.Warmup(step, cfg.Warmup.Steps, st) }
+		if err := warmup(wt, r.tok, r.newEnv, cfg.Warmup, pc.Context-cfg.Sample.MaxNewTokens, cfg.Seed<<24, r.rng, log); err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
 		}
 	}
-
-	// 3. RL
-	tr, err := policy.NewTrainer(w, cfg.optimConfig(cfg.Optim.LR, cfg.optimizerSteps()))
-	if err != nil {
-		return res, err
-	}
-	var ref algo.Reference
 	if cfg.Loss.KLCoef > 0 {
-		if ref, err = policy.NewTrainer(w.Clone(), policy.OptimConfig{}); err != nil {
-			return res, err
+		ck := &policy.Checkpoint{Policy: r.w.Clone(), Tokenizer: r.tok}
+		if err := policy.SaveCheckpoint(filepath.Join(r.dir, ReferenceFile), ck); err != nil {
+			return err
 		}
 	}
-	var critic *policy.Critic
 	if cfg.Algo.Name == "ppo" {
-		cw, err := policy.NewCriticWeights(pc, rng)
-		if err != nil {
-			return res, err
+		if r.cw, err = policy.NewCriticWeights(pc, r.rng); err != nil {
+			return err
 		}
+	}
+	if err := r.build(); err != nil {
+		return err
+	}
+	r.prog.RNG, _ = r.src.MarshalBinary()
+	return nil
+}
+
+// build makes the trainers and the agent over the current weights.
+func (r *runner) build() error {
+	cfg := r.cfg
+	var err error
+	if r.tr, err = policy.NewTrainer(r.w, cfg.optimConfig(cfg.Optim.LR, cfg.optimizerSteps())); err != nil {
+		return err
+	}
+	if r.cw != nil {
 		lr := cfg.Algo.CriticLR
 		if lr == 0 {
 			lr = cfg.Optim.LR
 		}
-		if critic, err = policy.NewCritic(cw, cfg.optimConfig(lr, cfg.optimizerSteps())); err != nil {
-			return res, err
+		if r.critic, err = policy.NewCritic(r.cw, cfg.optimConfig(lr, cfg.optimizerSteps())); err != nil {
+			return err
 		}
-		agent.Critic = critic
+	}
+	if cfg.Loss.KLCoef > 0 {
+		ck, err := policy.LoadCheckpoint(filepath.Join(r.dir, ReferenceFile))
+		if err != nil {
+			return fmt.Errorf("reference policy for the KL penalty: %w", err)
+		}
+		if r.ref, err = policy.NewTrainer(ck.Policy, policy.OptimConfig{}); err != nil {
+			return err
+		}
+	}
+	pc := r.w.Config
+	r.agent = &rollout.Agent{Tok: r.tok, Sampler: policy.NewSampler(r.w), Context: pc.Context,
+		Sample: policy.SampleConfig{MaxNewTokens: cfg.Sample.MaxNewTokens, Temperature: cfg.Sample.Temperature, TopP: cfg.Sample.TopP, EOS: r.tok.EOS()}}
+	if r.critic != nil {
+		r.agent.Critic = r.critic
+	}
+	return nil
+}
+
+// loop runs the iterations after r.prog.Iteration.
+func (r *runner) loop(ctx context.Context) error {
+	cfg := r.cfg
+	var ref algo.Reference
+	if r.ref != nil {
+		ref = r.ref
+	}
+	var critic algo.ValueLearner
+	if r.critic != nil {
+		critic = r.critic
 	}
 	alg := cfg.algorithm(ref, critic)
-	col, err := rollout.NewCollector(cfg.Env.NumEnvs, newEnv, agent)
+	col, err := rollout.NewCollector(cfg.Env.NumEnvs, r.newEnv, r.agent)
 	if err != nil {
-		return res, err
+		return err
 	}
 	defer col.Close()
-	evalSeeds := make([]uint64, cfg.Eval.Episodes)
-	for i := range evalSeeds {
-		evalSeeds[i] = cfg.Eval.SeedBase + uint64(i)
-	}
-	evaluate := func(it int) (EvalResult, error) {
-		greedy := *agent
-		greedy.Sample.Greedy = true
-		greedy.Critic = nil
-		ec, err := rollout.NewCollector(min(cfg.Env.NumEnvs, max(len(evalSeeds), 1)), newEnv, &greedy)
+	if r.prog.Iteration == 0 && cfg.Eval.Episodes > 0 {
+		e, err := r.evaluate(ctx, 0)
 		if err != nil {
-			return EvalResult{}, err
+			return err
 		}
-		defer ec.Close()
-		var b buffer.Buffer
-		if _, err := ec.Collect(ctx, rollout.Plan{Budget: rollout.Budget{Episodes: len(evalSeeds)}, Seed: rollout.ListSeeds(evalSeeds)}, &b, rand.New(rand.NewPCG(1, 1))); err != nil {
-			return EvalResult{}, err
-		}
-		s := b.Stats()
-		e := EvalResult{Iteration: it, Episodes: s.Episodes, SuccessRate: s.SuccessRate, MeanReturn: s.MeanReturn, MeanTurns: s.MeanTurns}
-		solved := 0
-		for _, ep := range b.Episodes {
-			if ep.Success {
-				solved++
-				e.SolvedTurns += float64(ep.Turns)
-			}
-		}
-		if solved > 0 {
-			e.SolvedTurns /= float64(solved)
-		}
-		return e, nil
-	}
-	if cfg.Eval.Episodes > 0 {
-		e, err := evaluate(0)
-		if err != nil {
-			return res, err
-		}
-		log.Eval(e)
+		r.obs.Eval(e)
 	}
 	var buf buffer.Buffer
-	for it := 1; it <= cfg.Iterations; it++ {
+	for it := r.prog.Iteration + 1; it <= cfg.Iterations; it++ {
+		if err := ctx.Err(); err != nil {
+			return r.interrupted(err)
+		}
 		buf.Clear()
 		plan := rollout.Plan{Budget: rollout.Budget{Episodes: cfg.Rollout.Episodes, Steps: cfg.Rollout.Steps}, GroupSize: cfg.Rollout.GroupSize, Seed: rollout.SeedSequence(cfg.Seed, it)}
-		cs, err := col.Collect(ctx, plan, &buf, rng)
+		cs, err := col.Collect(ctx, plan, &buf, r.rng)
 		if err != nil {
-			return res, err
+			if ctx.Err() != nil {
+				return r.interrupted(ctx.Err())
+			}
+			return fmt.Errorf("iteration %d: %w", it, err)
 		}
 		t0 := time.Now()
-		m, err := alg.Update(&buf, tr, rng)
+		m, err := alg.Update(&buf, r.tr, r.rng)
 		if err != nil {
-			return res, fmt.Errorf("iteration %d: %w", it, err)
+			return fmt.Errorf("iteration %d: %w", it, err)
 		}
-		res.EnvSteps += cs.Steps
-		res.Episodes += cs.Episodes
-		res.Iterations = it
+		r.prog.Iteration = it
+		r.prog.EnvSteps += cs.Steps
+		r.prog.Episodes += cs.Episodes
+		r.prog.RNG, _ = r.src.MarshalBinary()
 		m["perf/env_steps_per_s"] = cs.StepsPerSecond()
 		m["perf/sampled_tokens_per_s"] = cs.TokensPerSecond()
 		m["perf/rollout_s"] = cs.Wall.Seconds()
 		m["perf/update_s"] = time.Since(t0).Seconds()
-		m["global/env_steps"] = float64(res.EnvSteps)
-		m["global/wall_s"] = time.Since(start).Seconds()
-		log.Iteration(it, m)
+		m["global/env_steps"] = float64(r.prog.EnvSteps)
+		m["global/episodes"] = float64(r.prog.Episodes)
+		m["global/wall_s"] = r.result().Wall.Seconds()
 		if cfg.Eval.Episodes > 0 && ((cfg.Eval.Every > 0 && it%cfg.Eval.Every == 0) || it == cfg.Iterations) {
-			e, err := evaluate(it)
+			e, err := r.evaluate(ctx, it)
 			if err != nil {
-				return res, err
+				if ctx.Err() != nil {
+					return r.interrupted(ctx.Err())
+				}
+				return err
 			}
-			res.FinalEval = e
-			res.BestSuccess = max(res.BestSuccess, e.SuccessRate)
-			log.Eval(e)
+			r.prog.BestSuccess = max(r.prog.BestSuccess, e.SuccessRate)
+			m["eval/success_rate"] = e.SuccessRate
+			m["eval/return"] = e.MeanReturn
+			m["eval/turns"] = e.MeanTurns
+			m["eval/solved_turns"] = e.SolvedTurns
+			r.obs.Eval(e)
+		}
+		r.obs.Iteration(it, m)
+		if (cfg.Checkpoint.Every > 0 && it%cfg.Checkpoint.Every == 0) || it == cfg.Iterations {
+			if err := r.saveCheckpoint(CheckpointFile); err != nil {
+				return err
+			}
 		}
 	}
-	res.Wall = time.Since(start)
-	return res, nil
+	ck := &policy.Checkpoint{Policy: r.w, Tokenizer: r.tok, Meta: map[string]string{"config": string(r.cfgYAML)}}
+	return policy.SaveCheckpoint(filepath.Join(r.dir, FinalFile), ck)
 }
+
+// ErrInterrupted wraps the context's error when a run stops early; the
+// checkpoint in the run directory holds the last completed iteration.
+var ErrInterrupted = errors.New("interrupted")
+
+func (r *runner) interrupted(cause error) error {
+	// The weights and r.prog are those of the last completed iteration:
+	// an interrupted rollout has not touched them.
+	if err := r.saveCheckpoint(CheckpointFile); err != nil {
+		return fmt.Errorf("%w (%v), and saving the checkpoint failed: %v", ErrInterrupted, cause, err)
+	}
+	return fmt.Errorf("%w at iteration %d (%v): checkpoint saved; continue with -resume %s", ErrInterrupted, r.prog.Iteration, cause, r.dir)
+}
+
+// evaluate plays the held-out seeds greedily.
+func (r *runner) evaluate(ctx context.Context, it int) (EvalResult, error) {
+	greedy := *r.agent
+	greedy.Sample.Greedy = true
+	greedy.Critic = nil
+	seeds := make([]uint64, r.cfg.Eval.Episodes)
+	for i := range seeds {
+		seeds[i] = r.cfg.Eval.SeedBase + uint64(i)
+	}
+	ec, err := rollout.NewCollector(min(r.cfg.Env.NumEnvs, len(seeds)), r.newEnv, &greedy)
+	if err != nil {
+		return EvalResult{}, err
+	}
+	defer ec.Close()
+	var b buffer.Buffer
+	plan := rollout.Plan{Budget: rollout.Budget{Episodes: len(seeds)}, Seed: rollout.ListSeeds(seeds)}
+	if _, err := ec.Collect(ctx, plan, &b, rand.New(rand.NewPCG(1, 1))); err != nil {
+		return EvalResult{}, fmt.Errorf("evaluation: %w", err)
+	}
+	s := b.Stats()
+	e := EvalResult{Iteration: it, Episodes: s.Episodes, SuccessRate: s.SuccessRate, MeanReturn: s.MeanReturn, MeanTurns: s.MeanTurns}
+	solved := 0
+	for _, ep := range b.Episodes {
+		if ep.Success {
+			solved++
+			e.SolvedTurns += float64(ep.Turns)
+		}
+	}
+	if solved > 0 {
+		e.SolvedTurns /= float64(solved)
+	}
+	return e, nil
+}
+
+type nopObserver struct{}
+
+func (nopObserver) Warmup(int, int, policy.Stats) {}
+func (nopObserver) Iteration(int, algo.Metrics)   {}
+func (nopObserver) Eval(EvalResult)               {}

@@ -22,7 +22,7 @@ func (m *multi) Set(s string) error { *m = append(*m, s); return nil }
 
 type printLog struct{}
 
-func (printLog) Warmup(step int, st policy.Stats) {
+func (printLog) Warmup(step, steps int, st policy.Stats) {
 	if step%50 == 0 {
 		fmt.Printf("warmup %d loss %.3f\n", step, st.Loss)
 	}
@@ -46,7 +46,7 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	res, err := train.Run(ctx, cfg, envs.Builtins(), printLog{})
+	res, err := train.Run(ctx, cfg, envs.Builtins(), train.Options{Dir: "runs/" + cfg.Name, Observer: printLog{}})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "train:", err)
 		os.Exit(1)

@@ -1,0 +1,52 @@
+package train
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+
+	"github.com/gemgo/gemgo/policy"
+)
+
+// resume restores the run in r.dir from its checkpoint.
+func (r *runner) resume() error {
+	path := filepath.Join(r.dir, CheckpointFile)
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("resume %s: no checkpoint (%s) there: start a new run instead", r.dir, CheckpointFile)
+	}
+	ck, err := policy.LoadCheckpoint(path)
+	if err != nil {
+		return fmt.Errorf("resume %s: %w", r.dir, err)
+	}
+	if r.prog, err = progressFromMeta(ck.Meta); err != nil {
+		return fmt.Errorf("resume %s: %w", r.dir, err)
+	}
+	want := r.cfg.policyConfig(ck.Tokenizer.VocabSize()).Config
+	if ck.Policy.Config != want {
+		return fmt.Errorf("resume %s: the checkpoint's model %+v differs from the config's %+v", r.dir, ck.Policy.Config, want)
+	}
+	if (ck.Critic != nil) != (r.cfg.Algo.Name == "ppo") {
+		return fmt.Errorf("resume %s: the checkpoint's critic does not match algo.name = %s", r.dir, r.cfg.Algo.Name)
+	}
+	r.tok, r.w, r.cw = ck.Tokenizer, ck.Policy, ck.Critic
+	r.src = &rand.PCG{}
+	if err := r.src.UnmarshalBinary(r.prog.RNG); err != nil {
+		return fmt.Errorf("resume %s: rng state: %w", r.dir, err)
+	}
+	r.rng = rand.New(r.src)
+	if err := r.build(); err != nil {
+		return err
+	}
+	if ck.PolicyAdam != nil {
+		if err := r.tr.SetState(*ck.PolicyAdam); err != nil {
+			return fmt.Errorf("resume %s: %w", r.dir, err)
+		}
+	}
+	if r.critic != nil && ck.CriticAdam != nil {
+		if err := r.critic.SetState(*ck.CriticAdam); err != nil {
+			return fmt.Errorf("resume %s: %w", r.dir, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,139 @@
+package train
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gemgo/gemgo/algo"
+	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/policy"
+)
+
+// tinyConfig trains a very small model for a few iterations: seconds.
+func tinyConfig(algoName string) Config {
+	c := DefaultConfig()
+	c.Name = "tiny"
+	c.Iterations = 4
+	c.Model = ModelConfig{Layers: 1, DModel: 16, Heads: 2, Context: 64}
+	c.Tokenizer.CorpusEpisodes = 20
+	c.Warmup = WarmupConfig{Steps: 5, BatchSize: 8, LR: 3e-3}
+	c.Env.NumEnvs = 8
+	c.Rollout = RolloutConfig{Episodes: 8, GroupSize: 1}
+	c.Algo.Name = algoName
+	c.Algo.MinibatchSize = 16
+	c.Eval = EvalConfig{Every: 2, Episodes: 10, SeedBase: 1 << 40}
+	c.Checkpoint.Every = 1
+	if algoName == "grpo" {
+		c.Rollout.GroupSize = 4
+	}
+	return c
+}
+
+// recordObserver keeps every iteration's metrics; it can cancel the run
+// after a given iteration (as Ctrl-C would).
+type recordObserver struct {
+	iters       []algo.Metrics
+	evals       []EvalResult
+	cancelAfter int
+	cancel      context.CancelFunc
+}
+
+func (o *recordObserver) Warmup(int, int, policy.Stats) {}
+func (o *recordObserver) Eval(e EvalResult)             { o.evals = append(o.evals, e) }
+func (o *recordObserver) Iteration(it int, m algo.Metrics) {
+	o.iters = append(o.iters, m)
+	if it == o.cancelAfter && o.cancel != nil {
+		o.cancel()
+	}
+}
+
+// stable drops the metrics that measure time.
+func stable(ms []algo.Metrics) []algo.Metrics {
+	var out []algo.Metrics
+	for _, m := range ms {
+		c := algo.Metrics{}
+		for k, v := range m {
+			if len(k) > 5 && (k[:5] == "perf/" || k == "global/wall_s") {
+				continue
+			}
+			c[k] = v
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func TestResumeEqualsUninterrupted(t *testing.T) {
+	for _, name := range []string{"rebn", "ppo"} {
+		t.Run(name, func(t *testing.T) {
+			cfg := tinyConfig(name)
+			reg := envs.Builtins()
+			full := &recordObserver{}
+			dirA := filepath.Join(t.TempDir(), "a")
+			resA, err := Run(context.Background(), cfg, reg, Options{Dir: dirA, Observer: full})
+			require.NoError(t, err)
+			require.Len(t, full.iters, 4)
+
+			dirB := filepath.Join(t.TempDir(), "b")
+			ctx, cancel := context.WithCancel(context.Background())
+			first := &recordObserver{cancelAfter: 2, cancel: cancel}
+			_, err = Run(ctx, cfg, reg, Options{Dir: dirB, Observer: first})
+			require.ErrorIs(t, err, ErrInterrupted)
+			assert.ErrorContains(t, err, "-resume "+dirB)
+			require.Len(t, first.iters, 2)
+			second := &recordObserver{}
+			resB, err := Run(context.Background(), cfg, reg, Options{Dir: dirB, Resume: true, Observer: second})
+			require.NoError(t, err)
+			require.Len(t, second.iters, 2)
+
+			assert.Equal(t, stable(full.iters), stable(append(first.iters, second.iters...)))
+			assert.Equal(t, resA.EnvSteps, resB.EnvSteps)
+			a, err := policy.LoadCheckpoint(filepath.Join(dirA, FinalFile))
+			require.NoError(t, err)
+			b, err := policy.LoadCheckpoint(filepath.Join(dirB, FinalFile))
+			require.NoError(t, err)
+			for i := range a.Policy.Params {
+				require.Equal(t, a.Policy.Params[i].Data, b.Policy.Params[i].Data, a.Policy.Params[i].Name)
+			}
+		})
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	reg := envs.Builtins()
+	cfg := tinyConfig("rebn")
+	cfg.Env.ID = "game:GuessTheNumber-v0-eazy"
+	_, err := Run(context.Background(), cfg, reg, Options{Dir: t.TempDir()})
+	assert.ErrorContains(t, err, "did you mean")
+
+	cfg = tinyConfig("rebn")
+	_, err = Run(context.Background(), cfg, reg, Options{Dir: t.TempDir(), Resume: true})
+	assert.ErrorContains(t, err, "no checkpoint")
+
+	// A corrupt checkpoint is a clear error and is left as it was.
+	dir := t.TempDir()
+	path := filepath.Join(dir, CheckpointFile)
+	require.NoError(t, os.WriteFile(path, []byte("not a checkpoint"), 0o644))
+	_, err = Run(context.Background(), cfg, reg, Options{Dir: dir, Resume: true})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), CheckpointFile)
+	data, _ := os.ReadFile(path)
+	assert.Equal(t, "not a checkpoint", string(data))
+
+	// A new run never overwrites a run directory that holds a checkpoint.
+	_, err = Run(context.Background(), cfg, reg, Options{Dir: dir})
+	assert.ErrorContains(t, err, "already holds a run")
+
+	// An unwritable directory.
+	blocker := filepath.Join(t.TempDir(), "file")
+	require.NoError(t, os.WriteFile(blocker, nil, 0o644))
+	_, err = Run(context.Background(), cfg, reg, Options{Dir: filepath.Join(blocker, "run")})
+	assert.ErrorContains(t, err, "-out")
+	assert.False(t, errors.Is(err, ErrInterrupted))
+}
