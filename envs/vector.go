@@ -14,7 +14,9 @@ type VectorConfig struct {
 	// gives every stepped env its own goroutine (GEM's async mode, best when
 	// envs wait on tools or processes); 1 steps them one after the other in
 	// the caller's goroutine (the sequential mode); n > 1 uses at most n.
-	// Every mode gives identical results.
+	// Every mode gives identical results. For games whose step takes a
+	// microsecond, goroutines cost more than they save: 1 or
+	// runtime.GOMAXPROCS(0) is faster there (see BenchmarkVectorEnv*).
 	Workers int
 	// SeedFunc, when set, replaces EpisodeSeed as the seed of episode
 	// `episode` of env `index` under the base seed given to Reset. For GRPO
@@ -94,6 +96,11 @@ type VectorEnv struct {
 	seeds    []uint64
 	ready    []bool // reset and not broken by an error
 	closed   bool
+
+	// Scratch space reused by every call (under mu).
+	all  []int   // 0..n-1
+	mark []bool  // indices seen by StepSome
+	errs []error // per stepped env
 }
 
 // NewVectorEnv steps envs (at least one; each wrapped in EpisodeStats
@@ -112,6 +119,12 @@ func NewVectorEnv(envs []Env, cfg VectorConfig) (*VectorEnv, error) {
 		episodes: make([]int, len(envs)),
 		seeds:    make([]uint64, len(envs)),
 		ready:    make([]bool, len(envs)),
+		all:      make([]int, len(envs)),
+		mark:     make([]bool, len(envs)),
+		errs:     make([]error, len(envs)),
+	}
+	for i := range v.all {
+		v.all[i] = i
 	}
 	for i, e := range envs {
 		if e == nil {

@@ -22,13 +22,10 @@ func (v *VectorEnv) Reset(seed uint64) ([]string, []Info, error) {
 	v.base = seed
 	obs := make([]string, len(v.envs))
 	infos := make([]Info, len(v.envs))
-	errs := make([]error, len(v.envs))
-	idx := make([]int, len(v.envs))
-	for i := range idx {
-		idx[i] = i
-	}
-	v.run(idx, func(k int) {
-		i := idx[k]
+	errs := v.errs
+	clear(errs)
+	v.run(v.all, func(k int) {
+		i := k
 		v.ready[i] = false
 		v.episodes[i] = 0
 		v.seeds[i] = v.seedOf(i, 0)
@@ -48,11 +45,7 @@ func (v *VectorEnv) Step(actions []string) ([]VecStep, error) {
 	if len(actions) != len(v.envs) {
 		return nil, fmt.Errorf("vector env: %d actions for %d envs (use StepSome for a subset)", len(actions), len(v.envs))
 	}
-	idx := make([]int, len(actions))
-	for i := range idx {
-		idx[i] = i
-	}
-	return v.StepSome(idx, actions)
+	return v.StepSome(v.all, actions)
 }
 
 // StepSome steps env indices[k] with actions[k], for every k, and returns
@@ -69,21 +62,12 @@ func (v *VectorEnv) StepSome(indices []int, actions []string) ([]VecStep, error)
 	if len(indices) != len(actions) {
 		return nil, fmt.Errorf("vector env: %d indices but %d actions", len(indices), len(actions))
 	}
-	seen := make(map[int]bool, len(indices))
-	for _, i := range indices {
-		if i < 0 || i >= len(v.envs) {
-			return nil, fmt.Errorf("vector env: index %d out of range [0, %d)", i, len(v.envs))
-		}
-		if seen[i] {
-			return nil, fmt.Errorf("vector env: index %d given twice", i)
-		}
-		if !v.ready[i] {
-			return nil, fmt.Errorf("vector env: env %d has no active episode: call Reset", i)
-		}
-		seen[i] = true
+	if err := v.checkIndices(indices); err != nil {
+		return nil, err
 	}
 	out := make([]VecStep, len(indices))
-	errs := make([]error, len(indices))
+	errs := v.errs[:len(indices)]
+	clear(errs)
 	v.run(indices, func(k int) {
 		out[k], errs[k] = v.stepOne(indices[k], actions[k])
 	}, errs)
@@ -93,6 +77,30 @@ func (v *VectorEnv) StepSome(indices []int, actions []string) ([]VecStep, error)
 		}
 	}
 	return out, errors.Join(errs...)
+}
+
+// checkIndices checks that indices are distinct, in range and ready.
+func (v *VectorEnv) checkIndices(indices []int) error {
+	defer func() {
+		for _, i := range indices {
+			if i >= 0 && i < len(v.mark) {
+				v.mark[i] = false
+			}
+		}
+	}()
+	for _, i := range indices {
+		if i < 0 || i >= len(v.envs) {
+			return fmt.Errorf("vector env: index %d out of range [0, %d)", i, len(v.envs))
+		}
+		if v.mark[i] {
+			return fmt.Errorf("vector env: index %d given twice", i)
+		}
+		if !v.ready[i] {
+			return fmt.Errorf("vector env: env %d has no active episode: call Reset", i)
+		}
+		v.mark[i] = true
+	}
+	return nil
 }
 
 // stepOne steps env i and resets it when its episode ends. It touches only
