@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -12,6 +13,9 @@ import (
 
 // Ways the network can be isolated (Isolation.Network).
 const (
+	// NetBwrap: bubblewrap (bwrap) makes the namespaces and a read-only
+	// view of the file system.
+	NetBwrap = "bwrap"
 	// NetNamespace: a new network namespace, created directly (as root).
 	NetNamespace = "netns"
 	// NetUserNamespace: a new network namespace inside a new user namespace
@@ -33,15 +37,19 @@ const (
 
 // Isolation says what a run is isolated from. Get it from Detect.
 type Isolation struct {
-	// Network is NetNamespace, NetUserNamespace or NetNone.
+	// Network is NetBwrap, NetNamespace, NetUserNamespace or NetNone.
 	Network string
 	// PID is true when the program runs in its own PID namespace.
 	PID bool
+	// ReadOnlyFS is true when the file system is read-only to the program
+	// but for its working directory (bwrap), with every capability dropped.
+	ReadOnlyFS bool
 	// Limits is LimitsPrlimit, LimitsUlimit or LimitsNone.
 	Limits string
 
 	cloneflags uintptr
 	userns     bool
+	bwrap      string // path of bwrap
 	tool       string // path of prlimit or sh
 }
 
@@ -69,7 +77,11 @@ func (i Isolation) String() string {
 	default:
 		b.WriteString("; limits: wall, output only (no prlimit or sh)")
 	}
-	b.WriteString("; files: fresh temp dir as cwd, file system NOT isolated")
+	if i.ReadOnlyFS {
+		b.WriteString("; files: read-only but a fresh temp dir as cwd (bwrap)")
+	} else {
+		b.WriteString("; files: fresh temp dir as cwd, file system NOT isolated")
+	}
 	return b.String()
 }
 
@@ -82,34 +94,51 @@ var detected struct {
 // call (by starting a trivial program under each mechanism, strongest
 // first) and caching the answer for the life of the process.
 func Detect() Isolation {
-	detected.once.Do(func() { detected.iso = detect() })
+	detected.once.Do(func() {
+		if all := available(); len(all) > 0 {
+			detected.iso = all[0]
+		}
+	})
 	return detected.iso
 }
 
-// detect probes the machine (uncached).
-func detect() Isolation {
-	iso := Isolation{Network: NetNone, Limits: LimitsNone}
+// available probes the machine (uncached) and returns every isolation that
+// works here, strongest first; the last one has no namespaces.
+func available() []Isolation {
+	limits := Isolation{Network: NetNone, Limits: LimitsNone}
 	probe, err := exec.LookPath("true")
 	if err != nil {
-		probe, err = exec.LookPath("sh")
-		if err != nil {
-			return iso
+		if probe, err = exec.LookPath("sh"); err != nil {
+			return []Isolation{limits}
+		}
+	}
+	if p, err := exec.LookPath("prlimit"); err == nil && runProbe(nil, p, "--core=0:0", "--", probe) == nil {
+		limits.Limits, limits.tool = LimitsPrlimit, p
+	} else if sh, err := exec.LookPath("sh"); err == nil && runProbe(nil, sh, "-c", `ulimit -c 0 && exec "$@"`, "sh", probe) == nil {
+		limits.Limits, limits.tool = LimitsUlimit, sh
+	}
+	var out []Isolation
+	if bw, err := exec.LookPath("bwrap"); err == nil {
+		iso := limits
+		iso.Network, iso.PID, iso.ReadOnlyFS, iso.bwrap = NetBwrap, true, true, bw
+		if dir, err := os.MkdirTemp("", "gemgo-sandbox-probe-"); err == nil {
+			if runProbe(nil, iso.bwrapArgs(dir, false, []string{probe})...) == nil {
+				out = append(out, iso)
+			}
+			os.RemoveAll(dir)
 		}
 	}
 	for _, c := range nsCandidates() {
 		attr := &syscall.SysProcAttr{Setpgid: true}
 		applyNamespaces(attr, c.flags, c.userns)
 		if runProbe(attr, probe) == nil {
+			iso := limits
 			iso.Network, iso.PID, iso.cloneflags, iso.userns = c.name, c.pid, c.flags, c.userns
+			out = append(out, iso)
 			break
 		}
 	}
-	if p, err := exec.LookPath("prlimit"); err == nil && runProbe(&syscall.SysProcAttr{Setpgid: true}, p, "--core=0:0", "--", probe) == nil {
-		iso.Limits, iso.tool = LimitsPrlimit, p
-	} else if sh, err := exec.LookPath("sh"); err == nil && runProbe(&syscall.SysProcAttr{Setpgid: true}, sh, "-c", "ulimit -c 0 && exec \"$@\"", "sh", probe) == nil {
-		iso.Limits, iso.tool = LimitsUlimit, sh
-	}
-	return iso
+	return append(out, limits)
 }
 
 // runProbe runs argv with attr and a short timeout.
@@ -117,6 +146,9 @@ func runProbe(attr *syscall.SysProcAttr, argv ...string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	if attr == nil {
+		attr = &syscall.SysProcAttr{Setpgid: true}
+	}
 	cmd.SysProcAttr = attr
 	cmd.Env = []string{"PATH=/usr/bin:/bin"}
 	return cmd.Run()
@@ -128,6 +160,36 @@ type nsCandidate struct {
 	flags  uintptr
 	userns bool
 	pid    bool
+}
+
+// argv returns the command line that runs prog with args in dir under the
+// rlimits of lim and, in bwrap mode, inside bubblewrap.
+func (i Isolation) argv(lim Limits, dir string, network bool, prog string, args []string) []string {
+	cmd := i.wrap(lim, prog, args)
+	if i.bwrap != "" {
+		return i.bwrapArgs(dir, network, cmd)
+	}
+	return cmd
+}
+
+// bwrapArgs runs cmd under bwrap: the whole file system read-only, dir
+// writable, fresh /dev and /proc, new namespaces (the network's unless
+// network), cmd as pid 1, no capabilities, killed with its parent.
+func (i Isolation) bwrapArgs(dir string, network bool, cmd []string) []string {
+	argv := []string{i.bwrap,
+		"--ro-bind", "/", "/",
+		"--dev", "/dev",
+		"--proc", "/proc",
+		"--bind", dir, dir,
+		"--chdir", dir,
+		"--unshare-pid", "--as-pid-1", "--unshare-ipc", "--unshare-uts",
+		"--cap-drop", "ALL",
+		"--die-with-parent",
+	}
+	if !network {
+		argv = append(argv, "--unshare-net")
+	}
+	return append(append(argv, "--"), cmd...)
 }
 
 // wrap returns the argv that runs prog with args under the rlimits of lim.

@@ -19,16 +19,26 @@
 // Detect probes the machine once (the answer is cached) and says which
 // isolation is in force; Isolation.String is meant for logs and Info maps.
 //
-//   - Network: the program is started in a new network namespace (Linux
-//     clone flag CLONE_NEWNET, the kernel mechanism behind `unshare -n`),
-//     whose only interface is a loopback that is down: every connect,
-//     even to 127.0.0.1, fails. As root this needs nothing else; as another
-//     user it needs unprivileged user namespaces (CLONE_NEWUSER, the user
-//     mapped to itself). Where neither works the network is NOT isolated,
-//     and Isolation.Network says "none". Spec.Network = true turns the
-//     isolation off for one run.
-//   - Processes: a new PID namespace (CLONE_NEWPID) comes with the network
-//     namespace: the program is its pid 1, sees only its own children
+//   - Network and files, with bubblewrap: where bwrap(1) is installed and
+//     works, the program runs under it with new network, PID, IPC and UTS
+//     namespaces (the network namespace has only its own loopback: a
+//     connection to the host's 127.0.0.1 is refused), every capability
+//     dropped, the whole file system mounted read-only but for the working
+//     directory, and fresh /dev and /proc (Isolation.ReadOnlyFS). bwrap
+//     reports a program killed by signal n as exit code 128+n: in this mode
+//     such codes are read as signals.
+//   - Network without bubblewrap: the program is started in a new network
+//     namespace (Linux clone flag CLONE_NEWNET, the kernel mechanism behind
+//     `unshare -n`), whose only interface is a loopback that is down: every
+//     connect, even to 127.0.0.1, fails. As root this needs nothing else; as
+//     another user it needs unprivileged user namespaces (CLONE_NEWUSER, the
+//     user mapped to itself). The file system is then NOT isolated: the
+//     program runs as the calling user and may read and write whatever that
+//     user may, by absolute path. Where no namespace works the network is
+//     NOT isolated either, and Isolation.Network says "none". Spec.Network =
+//     true turns the network isolation off for one run.
+//   - Processes: a new PID namespace comes with the network namespace (in
+//     both modes; bwrap runs with --as-pid-1): the program is its pid 1, sees only its own children
 //     through kill(2), and when it dies the kernel kills every process it
 //     left behind. Being pid 1, it ignores any signal it has no handler
 //     for that comes from inside the namespace (os.kill of its own pid
@@ -44,10 +54,8 @@
 //     limits hold (Isolation.Limits says which).
 //   - Output: at most Limits.OutputBytes of stdout and of stderr are kept;
 //     one byte more kills the program (StatusOutputLimit, Truncated set).
-//   - Files: the working directory is a fresh temporary directory (HOME and
-//     TMPDIR point to it), removed after the run. The file system is NOT
-//     isolated otherwise: the program runs as the calling user and may read
-//     and write whatever that user may, by absolute path.
+//   - Files: the working directory is a fresh temporary directory (HOME,
+//     PWD and TMPDIR point to it), removed after the run.
 //   - Not limited: the number of processes or threads (RLIMIT_NPROC counts
 //     every process of the user, root is exempt; a cgroup would be needed),
 //     and disk use outside the working directory.

@@ -54,12 +54,13 @@ func run(ctx context.Context, spec Spec, iso Isolation) (Result, error) {
 	wallCtx, cancelWall := context.WithTimeoutCause(runCtx, lim.Wall, errWall)
 	defer cancelWall()
 
-	argv := iso.wrap(lim, prog, spec.Cmd[1:])
+	argv := iso.argv(lim, dir, spec.Network, prog, spec.Cmd[1:])
 	cmd := exec.CommandContext(wallCtx, argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append([]string{
 		"PATH=/usr/local/bin:/usr/bin:/bin",
 		"HOME=" + dir,
+		"PWD=" + dir,
 		"TMPDIR=" + dir,
 		"LANG=C.UTF-8",
 		"LC_ALL=C.UTF-8",
@@ -98,7 +99,12 @@ func run(ctx context.Context, spec Spec, iso Isolation) (Result, error) {
 	var sig syscall.Signal
 	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		sig = ws.Signal()
-		res.Signal = sig.String()
+	} else if iso.bwrap != "" && res.ExitCode > 128 && res.ExitCode <= 128+64 {
+		// bwrap reports a program killed by signal n as exit code 128+n.
+		sig = syscall.Signal(res.ExitCode - 128)
+	}
+	if sig != 0 {
+		res.Signal, res.ExitCode = sig.String(), -1
 	}
 	res.Status = classify(res, sig, context.Cause(wallCtx), lim, iso)
 	return res, nil

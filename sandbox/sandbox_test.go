@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -46,7 +48,7 @@ func pySpec(py, code, stdin string, lim Limits) Spec {
 // own limit (1 s of CPU, 128 MiB, 64 KiB of output) long before the wall
 // limit, which is generous so that a loaded machine cannot turn a CPU or
 // memory verdict into a timeout.
-var fast = Limits{Wall: 30 * time.Second, CPU: time.Second, MemoryBytes: 128 << 20, OutputBytes: 64 << 10}
+var fast = Limits{Wall: 120 * time.Second, CPU: time.Second, MemoryBytes: 128 << 20, OutputBytes: 64 << 10}
 
 // slack bounds how long a kill may take on a loaded machine.
 const slack = 8 * time.Second
@@ -54,11 +56,76 @@ const slack = 8 * time.Second
 func TestDetect(t *testing.T) {
 	iso := Detect()
 	t.Logf("isolation here: %s", iso)
-	assert.Contains(t, []string{NetNamespace, NetUserNamespace, NetNone}, iso.Network)
+	assert.Contains(t, []string{NetBwrap, NetNamespace, NetUserNamespace, NetNone}, iso.Network)
 	assert.Contains(t, []string{LimitsPrlimit, LimitsUlimit, LimitsNone}, iso.Limits)
-	assert.Equal(t, iso.Network != NetNone, iso.cloneflags != 0, "namespaces are set exactly when the network is isolated")
+	assert.Equal(t, iso.Network == NetNamespace || iso.Network == NetUserNamespace, iso.cloneflags != 0, "clone flags are set exactly in namespace mode")
+	assert.Equal(t, iso.Network == NetBwrap, iso.bwrap != "", "bwrap is used exactly in bwrap mode")
 	assert.Equal(t, iso.NetworkIsolated(), !strings.Contains(iso.String(), "NOT isolated ("), iso.String())
 	assert.Equal(t, iso, Detect(), "cached")
+	all := available()
+	assert.Equal(t, iso, all[0], "the strongest that works")
+	assert.Equal(t, NetNone, all[len(all)-1].Network, "the last has no namespaces")
+	if _, err := exec.LookPath("bwrap"); err == nil && iso.Network != NetBwrap {
+		t.Logf("bwrap is installed but does not work here")
+	}
+	assert.Equal(t, iso.Network == NetBwrap, iso.ReadOnlyFS)
+}
+
+// TestEachIsolation runs the same programs under every isolation that
+// works here (bwrap, namespaces, none), so that each path is tested where
+// it is available, whichever Detect prefers.
+func TestEachIsolation(t *testing.T) {
+	t.Parallel()
+	py := python(t)
+	port := fmt.Sprint(listen(t))
+	outside := filepath.Join(t.TempDir(), "outside.txt")
+	writeOutside := fmt.Sprintf("open(%q, 'w').write('x')\nprint('wrote')", outside)
+	for _, iso := range available() {
+		t.Run(iso.Network, func(t *testing.T) {
+			t.Logf("%s", iso)
+			res, err := run(context.Background(), pySpec(py, "print(input()[::-1])", "abc", fast), iso)
+			require.NoError(t, err)
+			assert.Equal(t, "cba\n", string(res.Stdout), "stderr: %s", res.Stderr)
+
+			res, err = run(context.Background(), pySpec(py, connectPy, port, fast), iso)
+			require.NoError(t, err)
+			if iso.NetworkIsolated() {
+				assert.True(t, strings.HasPrefix(string(res.Stdout), "refused"), "stdout: %s", res.Stdout)
+			} else {
+				assert.Equal(t, "connected hi\n", string(res.Stdout))
+			}
+
+			res, err = run(context.Background(), pySpec(py, writeOutside, "", fast), iso)
+			require.NoError(t, err)
+			_, statErr := os.Stat(outside)
+			if iso.ReadOnlyFS {
+				assert.Equal(t, StatusRuntimeError, res.Status)
+				assert.Contains(t, string(res.Stderr), "Read-only file system")
+				assert.True(t, errors.Is(statErr, os.ErrNotExist))
+				res, err = run(context.Background(), pySpec(py, "open('/etc/gemgo-probe', 'w')", "", fast), iso)
+				require.NoError(t, err)
+				assert.Contains(t, string(res.Stderr), "Read-only file system")
+			} else {
+				assert.Equal(t, "wrote\n", string(res.Stdout), "documented: the file system is not isolated")
+				assert.NoError(t, statErr)
+				require.NoError(t, os.Remove(outside))
+			}
+
+			if iso.Limits == LimitsNone {
+				return
+			}
+			res, err = run(context.Background(), pySpec(py, "while True:\n    pass", "", fast), iso)
+			require.NoError(t, err)
+			assert.Equal(t, StatusCPULimit, res.Status)
+			assert.Equal(t, "killed", res.Signal)
+			assert.Equal(t, -1, res.ExitCode)
+			lim := fast
+			lim.CPU = 10 * time.Second
+			res, err = run(context.Background(), pySpec(py, "x = bytearray(1 << 31)", "", lim), iso)
+			require.NoError(t, err)
+			assert.Equal(t, StatusMemoryLimit, res.Status)
+		})
+	}
 }
 
 func TestRunEcho(t *testing.T) {
@@ -98,7 +165,7 @@ func TestInfiniteLoopStoppedByCPULimit(t *testing.T) {
 func TestSleepStoppedByWallLimit(t *testing.T) {
 	t.Parallel()
 	lim := fast
-	lim.Wall = time.Second
+	lim.Wall = 3 * time.Second // room for python to start on a loaded machine
 	res := runPy(t, "import time\nprint('start', flush=True)\ntime.sleep(60)", "", lim)
 	assert.Equal(t, StatusTimeout, res.Status)
 	assert.Equal(t, "start\n", string(res.Stdout), "output before the kill is kept")
@@ -235,7 +302,7 @@ func TestNoIsolationStillLimits(t *testing.T) {
 func TestUlimitFallback(t *testing.T) {
 	t.Parallel()
 	py := python(t)
-	iso := detect()
+	iso := available()[0]
 	sh, err := lookSh()
 	if err != nil {
 		t.Skip("no sh on this machine")
@@ -311,7 +378,7 @@ open('out.txt', 'w').write('x')`
 	dir := lines[0]
 	assert.Contains(t, dir, "gemgo-sandbox-")
 	assert.Equal(t, dir, lines[1], "HOME is the working dir")
-	assert.Equal(t, "['EXTRA', 'HOME', 'LANG', 'LC_ALL', 'PATH', 'TMPDIR']", lines[2], "only the minimal environment")
+	assert.Equal(t, "['EXTRA', 'HOME', 'LANG', 'LC_ALL', 'PATH', 'PWD', 'TMPDIR']", lines[2], "only the minimal environment")
 	assert.Equal(t, "payload", lines[3])
 	_, err = os.Stat(dir)
 	assert.True(t, errors.Is(err, os.ErrNotExist), "working dir removed after the run: %v", err)

@@ -81,7 +81,7 @@ type Spec struct {
 	// Stdin is the program's standard input.
 	Stdin []byte
 	// Env holds extra environment variables ("KEY=value") added to the
-	// minimal environment (PATH, HOME, TMPDIR, LANG, LC_ALL).
+	// minimal environment (PATH, HOME, PWD, TMPDIR, LANG, LC_ALL).
 	Env []string
 	// Limits bounds the run.
 	Limits Limits
