@@ -3,6 +3,7 @@ package crosswords
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 
 	"github.com/gemgo/gemgo/envs/core"
@@ -160,14 +161,15 @@ func (e *Env) instructions() string {
 // writeGrid writes the grid with row and column numbers.
 func (e *Env) writeGrid(b *strings.Builder) {
 	p := &e.puzzle
-	w := len(fmt.Sprint(max(p.Rows, p.Cols) - 1))
-	b.WriteString(strings.Repeat(" ", w))
+	w := digits(max(p.Rows, p.Cols) - 1)
+	pad(b, w, -1)
 	for c := range p.Cols {
-		fmt.Fprintf(b, " %*d", w, c)
+		b.WriteByte(' ')
+		pad(b, w, c)
 	}
 	b.WriteByte('\n')
 	for r := range p.Rows {
-		fmt.Fprintf(b, "%*d", w, r)
+		pad(b, w, r)
 		for c := range p.Cols {
 			k := r*p.Cols + c
 			ch := byte('#')
@@ -177,11 +179,37 @@ func (e *Env) writeGrid(b *strings.Builder) {
 			case p.Solution[k] != 0:
 				ch = '_'
 			}
-			b.WriteString(strings.Repeat(" ", w))
+			for range w {
+				b.WriteByte(' ')
+			}
 			b.WriteByte(ch)
 		}
 		b.WriteByte('\n')
 	}
+}
+
+// digits returns the number of decimal digits of n >= 0.
+func digits(n int) int {
+	d := 1
+	for ; n >= 10; n /= 10 {
+		d++
+	}
+	return d
+}
+
+// pad writes n right-aligned in w columns, or w spaces when n < 0.
+func pad(b *strings.Builder, w, n int) {
+	if n < 0 {
+		for range w {
+			b.WriteByte(' ')
+		}
+		return
+	}
+	for range w - digits(n) {
+		b.WriteByte(' ')
+	}
+	var buf [20]byte
+	b.Write(strconv.AppendInt(buf[:0], int64(n), 10))
 }
 
 // SampleAction returns a boxed move on a random empty letter cell with a

@@ -283,3 +283,15 @@ func FuzzStep(f *testing.F) {
 		require.LessOrEqual(t, st.Reward, 1.0)
 	})
 }
+
+func TestPad(t *testing.T) {
+	for _, tc := range []struct {
+		w, n int
+		want string
+	}{{1, 0, "0"}, {2, 3, " 3"}, {2, 11, "11"}, {2, -1, "  "}, {3, 7, "  7"}} {
+		var b strings.Builder
+		pad(&b, tc.w, tc.n)
+		assert.Equal(t, tc.want, b.String(), "%+v", tc)
+	}
+	assert.Equal(t, []int{1, 1, 2, 2, 3}, []int{digits(0), digits(9), digits(10), digits(99), digits(100)})
+}

@@ -52,16 +52,15 @@ var ErrNoGrid = errors.New("wordsearch: cannot hide the words in the grid: use a
 // size×size grid, running in the given directions, and fills the other
 // cells with random letters. Words may cross where they share a letter.
 func Generate(r *rand.Rand, pool []string, size, n int, dirs []Dir) (Grid, error) {
-	if n < 1 || size < 1 || len(dirs) == 0 {
+	if n < 1 || size < 1 || len(dirs) == 0 || len(pool) == 0 {
 		return Grid{}, ErrNoGrid
 	}
 	for range 10 {
 		g := Grid{Size: size, Letters: make([]byte, size*size)}
-		for _, i := range r.Perm(len(pool)) {
-			if len(g.Words) == n {
-				break
-			}
-			w := pool[i]
+		// Draw words at random (with repeats rejected) rather than shuffle a
+		// pool of thousands for five words.
+		for tries := 0; len(g.Words) < n && tries < 40*n; tries++ {
+			w := pool[r.IntN(len(pool))]
 			if len(w) > size || g.has(w) {
 				continue
 			}
