@@ -91,7 +91,7 @@ func run(ctx context.Context, spec Spec, iso Isolation) (Result, error) {
 		return Result{}, fmt.Errorf("sandbox: run %s: %w", spec.Cmd[0], waitErr)
 	}
 
-	res := Result{Wall: wall, CPU: ps.UserTime() + ps.SystemTime(), ExitCode: ps.ExitCode(), Isolation: iso}
+	res := Result{Wall: wall, CPU: ps.UserTime() + ps.SystemTime(), ExitCode: ps.ExitCode(), Isolation: iso, Dir: dir}
 	res.Stdout, res.Truncated = stdout.bytes()
 	var errTrunc bool
 	res.Stderr, errTrunc = stderr.bytes()

@@ -377,6 +377,7 @@ open('out.txt', 'w').write('x')`
 	require.GreaterOrEqual(t, len(lines), 4)
 	dir := lines[0]
 	assert.Contains(t, dir, "gemgo-sandbox-")
+	assert.Equal(t, dir, res.Dir)
 	assert.Equal(t, dir, lines[1], "HOME is the working dir")
 	assert.Equal(t, "['EXTRA', 'HOME', 'LANG', 'LC_ALL', 'PATH', 'PWD', 'TMPDIR']", lines[2], "only the minimal environment")
 	assert.Equal(t, "payload", lines[3])

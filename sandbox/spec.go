@@ -126,6 +126,10 @@ type Result struct {
 	Wall, CPU time.Duration
 	// Isolation is what was in force for this run.
 	Isolation Isolation
+	// Dir is the working directory the program ran in (removed after the
+	// run): a caller that shows stderr may want to strip it, since it
+	// differs from run to run.
+	Dir string
 }
 
 // OK reports whether the run ended with StatusOK.

@@ -173,6 +173,15 @@ func TestBadProgramsGetTheirVerdict(t *testing.T) {
 	}
 	st := step(t, untimed, block("print(1 // 0)"))
 	assert.Contains(t, st.Info["tests"].([]TestResult)[0].Detail, "ZeroDivisionError: integer division or modulo by zero", "the tail of stderr")
+
+	// A traceback naming the file: the same on every run (the temp dir is
+	// stripped).
+	deep := "def f():\n    raise ValueError('x')\ndef g():\n    f()\ng()"
+	first := step(t, untimed, block(deep)).Info["tests"].([]TestResult)[0].Detail
+	again := step(t, untimed, block(deep)).Info["tests"].([]TestResult)[0].Detail
+	assert.Equal(t, first, again)
+	assert.Contains(t, first, `File "solution.py", line 2, in f`)
+	assert.NotContains(t, first, "gemgo-sandbox-")
 }
 
 func TestNetworkBlockedInsideTheEnv(t *testing.T) {

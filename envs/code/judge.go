@@ -1,6 +1,7 @@
 package code
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -155,7 +156,10 @@ func (j Judge) runOne(ctx context.Context, code string, tc Test) (TestResult, er
 		if res.Signal != "" {
 			what = "killed by signal: " + res.Signal
 		}
-		if tail := stderrTail(res.Stderr); tail != "" {
+		// The working directory differs from run to run: strip it, so
+		// that the same program gets the same Info.
+		stderr := bytes.ReplaceAll(res.Stderr, []byte(res.Dir+"/"), nil)
+		if tail := stderrTail(stderr); tail != "" {
 			what += ": " + tail
 		}
 		return TestResult{Verdict: RuntimeError, Detail: what}, nil
