@@ -58,10 +58,12 @@ func causalSoftmax[T Float](row []T, i int) {
 			mx = s
 		}
 	}
-	var sum T
 	for j := 0; j <= i; j++ {
-		e := exp(row[j] - mx)
-		row[j] = e
+		row[j] -= mx
+	}
+	expSlice(row[:i+1])
+	var sum T
+	for _, e := range row[:i+1] {
 		sum += e
 	}
 	inv := 1 / sum

@@ -8,9 +8,6 @@ import (
 	"gonum.org/v1/gonum/blas"
 )
 
-// blasName names the BLAS behind the float32 matrix products.
-const blasName = "gemgo sgemm (Go + AVX2/FMA kernel; gonum elsewhere)"
-
 // gemm32 is float32 GEMM for row-major matrices. On amd64 with AVX2 and FMA
 // it runs gemgo's own blocked kernel (4×16 register tiles); otherwise, and
 // for the float64 checks, gonum's pure-Go BLAS.

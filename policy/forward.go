@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"math"
+	"runtime"
 )
 
 // decoder is the plain-Go float32 forward pass over Weights with a per-layer
@@ -19,7 +20,8 @@ type decoder struct {
 	// scratch, grown as needed
 	x, h, q, k, v, a, f, t []float32
 	mean, rstd             []float32
-	scores                 []float32
+	scores                 []float32 // attention scores, one context-long row per worker
+	offsets                []int     // first packed row of each span
 }
 
 // span is a run of tokens fed to one slot, starting at position start.
@@ -70,7 +72,8 @@ func (dc *decoder) forward(spans []span) []float32 {
 	dc.q, dc.k, dc.v, dc.a = grow(dc.q, m*d), grow(dc.k, m*d), grow(dc.v, m*d), grow(dc.a, m*d)
 	dc.f, dc.t = grow(dc.f, m*4*d), grow(dc.t, m*4*d)
 	dc.mean, dc.rstd = grow(dc.mean, m), grow(dc.rstd, m)
-	dc.scores = grow(dc.scores, ctx)
+	dc.scores = grow(dc.scores, runtime.GOMAXPROCS(0)*ctx)
+	heads := c.Heads
 	tok, pos := dc.p["tok_emb"], dc.p["pos_emb"]
 	row := 0
 	for _, s := range spans {
@@ -91,23 +94,32 @@ func (dc *decoder) forward(spans []span) []float32 {
 		linearFwd(dc.k, dc.h, P("wk"), P("bk"), m, d, d)
 		linearFwd(dc.v, dc.h, P("wv"), P("bv"), m, d, d)
 		kc, vc := dc.kcache[l], dc.vcache[l]
+		dc.offsets = dc.offsets[:0]
 		row = 0
 		for _, s := range spans {
+			dc.offsets = append(dc.offsets, row)
 			base := s.slot * ctx * d
 			copy(kc[base+s.start*d:], dc.k[row*d:(row+len(s.tokens))*d])
 			copy(vc[base+s.start*d:], dc.v[row*d:(row+len(s.tokens))*d])
-			for i := range s.tokens {
-				dc.attend(dc.a[(row+i)*d:(row+i+1)*d], dc.q[(row+i)*d:(row+i+1)*d], kc[base:], vc[base:], s.start+i)
-			}
 			row += len(s.tokens)
 		}
+		parallelFor(len(spans), func(lo, hi, w int) {
+			sc := dc.scores[w*ctx : (w+1)*ctx]
+			for j := lo; j < hi; j++ {
+				s, r := spans[j], dc.offsets[j]
+				base := s.slot * ctx * d
+				for i := range s.tokens {
+					attend(dc.a[(r+i)*d:(r+i+1)*d], dc.q[(r+i)*d:(r+i+1)*d], kc[base:], vc[base:], s.start+i, heads, sc)
+				}
+			}
+		})
 		linearFwd(dc.h, dc.a, P("wo"), P("bo"), m, d, d)
 		for i := range x {
 			x[i] += dc.h[i]
 		}
 		layerNormFwd(dc.h, x, P("ln2.g"), P("ln2.b"), dc.mean, dc.rstd, m, d)
 		linearFwd(dc.t, dc.h, P("w1"), P("b1"), m, d, 4*d)
-		geluFwd(dc.f, dc.t)
+		geluFwd(dc.f, dc.t, nil)
 		linearFwd(dc.h, dc.f, P("w2"), P("b2"), m, 4*d, d)
 		for i := range x {
 			x[i] += dc.h[i]
@@ -118,28 +130,35 @@ func (dc *decoder) forward(spans []span) []float32 {
 }
 
 // attend writes into out the multi-head attention of query q at position
-// pos over the cached keys and values of positions 0..pos.
-func (dc *decoder) attend(out, q, kc, vc []float32, pos int) {
-	d, heads := dc.c.DModel, dc.c.Heads
+// pos over the cached keys and values kc, vc of positions 0..pos (rows of
+// width len(q)); sc is scratch of at least pos+1 scores.
+func attend(out, q, kc, vc []float32, pos, heads int, sc []float32) {
+	d := len(q)
 	dh := d / heads
 	scale := float32(1 / math.Sqrt(float64(dh)))
-	sc := dc.scores[:pos+1]
+	sc = sc[:pos+1]
 	for h := 0; h < heads; h++ {
 		qh := q[h*dh : (h+1)*dh]
 		mx := float32(math.Inf(-1))
 		for j := range sc {
 			kj := kc[j*d+h*dh : j*d+(h+1)*dh]
-			var s float32
-			for e, x := range qh {
-				s += x * kj[e]
+			kj = kj[:len(qh)]
+			var s0, s1 float32
+			e := 0
+			for ; e+1 < len(qh); e += 2 {
+				s0 += qh[e] * kj[e]
+				s1 += qh[e+1] * kj[e+1]
 			}
-			s *= scale
+			if e < len(qh) {
+				s0 += qh[e] * kj[e]
+			}
+			s := (s0 + s1) * scale
 			sc[j] = s
 			mx = max(mx, s)
 		}
 		var sum float32
 		for j, s := range sc {
-			e := float32(math.Exp(float64(s - mx)))
+			e := exp32(s - mx)
 			sc[j] = e
 			sum += e
 		}
@@ -149,6 +168,7 @@ func (dc *decoder) attend(out, q, kc, vc []float32, pos int) {
 		for j, pj := range sc {
 			pj *= inv
 			vj := vc[j*d+h*dh : j*d+(h+1)*dh]
+			vj = vj[:len(oh)]
 			for e := range oh {
 				oh[e] += pj * vj[e]
 			}

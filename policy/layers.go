@@ -87,13 +87,13 @@ func (k *linearK[T]) forward(out []T, in [][]T) {
 		return
 	}
 	linearFwd(k.pre, in[0], in[1], in[2], k.n, k.in, k.out)
-	geluFwdSave(out, k.pre, k.th)
+	geluFwd(out, k.pre, k.th)
 }
 func (k *linearK[T]) backward(dIn [][]T, dOut, _ []T, in [][]T) {
 	dy := dOut
 	if k.gelu {
 		clear(k.dpre)
-		geluBwdSaved(k.dpre, dOut, k.pre, k.th)
+		geluBwd(k.dpre, dOut, k.pre, k.th)
 		dy = k.dpre
 	}
 	linearBwd(dIn[0], dIn[1], dIn[2], dy, in[0], in[1], k.n, k.in, k.out)
@@ -106,8 +106,8 @@ type geluK[T Float] struct{ shape tensor.Shape }
 func (k *geluK[T]) String() string                            { return fmt.Sprintf("gelu%v", k.shape) }
 func (k *geluK[T]) outShape() tensor.Shape                    { return k.shape }
 func (k *geluK[T]) diffWRT(n int) []bool                      { return []bool{true} }
-func (k *geluK[T]) forward(out []T, in [][]T)                 { geluFwd(out, in[0]) }
-func (k *geluK[T]) backward(dIn [][]T, dOut, _ []T, in [][]T) { geluBwd(dIn[0], dOut, in[0]) }
+func (k *geluK[T]) forward(out []T, in [][]T)                 { geluFwd(out, in[0], nil) }
+func (k *geluK[T]) backward(dIn [][]T, dOut, _ []T, in [][]T) { geluBwd(dIn[0], dOut, in[0], nil) }
 
 // addK is the residual connection a + b.
 type addK[T Float] struct{ shape tensor.Shape }

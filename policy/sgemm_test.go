@@ -60,3 +60,15 @@ func TestExp32(t *testing.T) {
 	require.True(t, math.IsInf(float64(exp32(100)), 1))
 	require.Equal(t, float32(1), exp32(0))
 }
+
+func TestTanh32(t *testing.T) {
+	for i := -400000; i <= 400000; i++ {
+		x := float32(i) / 20000 // −20 … 20
+		want := math.Tanh(float64(x))
+		got := float64(tanh32(x))
+		require.InDelta(t, want, got, 4e-7, "tanh32(%v)", x)
+		if math.Abs(want) > 1e-6 {
+			require.InEpsilon(t, want, got, 4e-7, "tanh32(%v)", x)
+		}
+	}
+}
