@@ -110,3 +110,25 @@ func TestSameOutput(t *testing.T) {
 	long := strings.Repeat("a", 100)
 	assert.Equal(t, `line 1: expected "b", got "`+strings.Repeat("a", 60)+`"…`, diffOutput(long, "b"))
 }
+
+func FuzzReadProblems(f *testing.F) {
+	f.Add(`{"question": "q", "tests": [{"input": "1", "output": "2"}]}`)
+	f.Add(`{"id": null, "question": "q", "tests": {"inputs": ["a"], "outputs": ["b"]}}`)
+	f.Add(`{"question": "q", "tests": "[{\"input\": \"\", \"output\": \"\"}]"}`)
+	f.Add("{}\n[]\nnull\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		ps, err := ReadProblems(strings.NewReader(in), "f.jsonl", Fields{}, 3)
+		if err != nil {
+			require.Contains(t, err.Error(), "f.jsonl")
+			require.Nil(t, ps)
+			return
+		}
+		require.NotEmpty(t, ps)
+		for _, p := range ps {
+			require.NotEmpty(t, p.ID)
+			require.NotEmpty(t, strings.TrimSpace(p.Question))
+			require.NotEmpty(t, p.Tests)
+			require.LessOrEqual(t, len(p.Tests), 3)
+		}
+	})
+}
