@@ -1,0 +1,22 @@
+// Package compare runs apple-to-apple comparisons of training setups and
+// reports them.
+//
+// A sweep (Spec, read strictly from YAML) is one base training config, a
+// list of arms (each a name and a few key=value overrides, e.g.
+// algo.name=grpo) and a list of seeds. Every arm × seed is one train.Run in
+// OUT/<arm>/seed<k>/. Everything that sets the cost or the yardstick of a run
+// is checked to be equal across arms before anything runs: the env, the
+// model, the tokenizer, the format warm-up, the number of iterations, the
+// sample budget (rollout.steps: env steps, which count GRPO's groups too) and
+// the held-out evaluation seeds.
+//
+// Runs execute in parallel (Execute). A finished run is skipped on a re-run
+// and an interrupted one resumes from its checkpoint, so an interrupted
+// sweep continues where it stopped.
+//
+// The aggregation math (aggregate.go) is pure: curves aligned on a common x
+// grid, mean and bands over seeds (std and a seeded percentile-bootstrap 95%
+// interval of the mean), the normalised area under a curve, the x at which a
+// curve first reaches a threshold, and summaries over seeds. WriteReport
+// draws one offline HTML page from a sweep's run directories.
+package compare
