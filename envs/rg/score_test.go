@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/task"
 )
 
 func TestPositional(t *testing.T) {
@@ -107,4 +110,32 @@ func TestParseClock(t *testing.T) {
 		assert.False(t, ok, bad)
 	}
 	assert.Equal(t, "00:07", clock(7))
+}
+
+// Every task's scorer, on any string, returns a score in [0, 1] without
+// panicking (the env clamps too, but the scorers themselves must be safe).
+func FuzzScorers(f *testing.F) {
+	for _, s := range []string{"1, 2, 3", "2^3 * 5", `\frac{2}{3}`, "12:05", "2024-02-29", "MCM", "0x1f", "", "{}}{", "1e400"} {
+		f.Add(s, uint64(0))
+	}
+	type entry struct {
+		name string
+		gen  func(seed uint64) func(string) float64
+	}
+	var all []entry
+	for _, s := range specs() {
+		o := core.NewOptions("fuzz")
+		g := s.build(o)
+		all = append(all, entry{s.name, func(seed uint64) func(string) float64 {
+			return g(task.Seeded(seed)).Score
+		}})
+	}
+	f.Fuzz(func(t *testing.T, ans string, seed uint64) {
+		for _, e := range all {
+			score := e.gen(seed % 8)(ans)
+			if !(score >= 0 && score <= 1) {
+				t.Fatalf("%s: score(%q) = %v, want [0, 1]", e.name, ans, score)
+			}
+		}
+	})
 }
