@@ -40,7 +40,10 @@ type reporter interface {
 //     implements core.FormatErrorRewarder (skipped under FreeText);
 //   - an arbitrary action string (random bytes, unicode, megabyte-long
 //     input, nested or unclosed braces, damaged valid actions) panics or
-//     makes Step return an error.
+//     makes Step return an error;
+//   - two envs stepped at once in two goroutines play differently from one
+//     env alone (state shared between envs; run go test -race to see the
+//     data race itself).
 //
 // Each env is checked in a fraction of a second.
 func CheckEnv(t *testing.T, factory func() (envs.Env, error), opts ...Option) {
@@ -65,6 +68,7 @@ func checkEnv(t reporter, factory func() (envs.Env, error), opts ...Option) {
 		{"random episodes", c.randomEpisodes},
 		{"format error", c.formatError},
 		{"hostile actions", c.hostile},
+		{"concurrent envs", c.concurrent},
 	} {
 		env := c.make()
 		c.guard(check.name, func() { check.run(env) })

@@ -1,11 +1,13 @@
 package envtest
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gemgo/gemgo/envs"
@@ -42,7 +44,7 @@ func (r *recorder) Helper() {}
 func (r *recorder) Errorf(format string, args ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.msgs = append(r.msgs, sprintf(format, args...))
+	r.msgs = append(r.msgs, fmt.Sprintf(format, args...))
 }
 
 func (r *recorder) Fatalf(format string, args ...any) {
@@ -68,11 +70,15 @@ type flawed struct {
 	flaw   string
 	resets int
 	over   bool
+	shared *atomic.Uint64 // one per factory: the last seed any env was reset with
 }
 
 func (f *flawed) Reset(seed uint64) (string, envs.Info, error) {
 	f.resets++
 	f.over = false
+	if f.shared != nil {
+		f.shared.Store(seed)
+	}
 	if f.flaw == "nondeterministic" {
 		seed += uint64(f.resets)
 	}
@@ -117,6 +123,8 @@ func (f *flawed) Step(action string) (envs.Step, error) {
 	}
 	f.over = st.Done()
 	switch f.flaw {
+	case "shared state":
+		st.Obs += fmt.Sprintf(" s%d", f.shared.Load())
 	case "both flags":
 		if st.Done() {
 			st.Terminated, st.Truncated = true, true
@@ -170,10 +178,12 @@ func TestCheckEnvCatchesFlaws(t *testing.T) {
 		{flaw: "wrong format reward", want: "format-error reward -0.1"},
 		{flaw: "success not bool", want: "want a bool"},
 		{flaw: "bad sampler", want: "SampleAction returned \"guess 3\""},
+		{flaw: "shared state", want: "stepped in turns by two envs"},
 	}
 	for _, c := range cases {
 		t.Run(c.flaw, func(t *testing.T) {
-			msgs := failures(func() (envs.Env, error) { return &flawed{toy: NewToy(9), flaw: c.flaw}, nil }, c.opts...)
+			shared := new(atomic.Uint64)
+			msgs := failures(func() (envs.Env, error) { return &flawed{toy: NewToy(9), flaw: c.flaw, shared: shared}, nil }, c.opts...)
 			require.NotEmpty(t, msgs, "CheckEnv missed the flaw")
 			t.Log(msgs[0])
 			assert.Contains(t, strings.Join(msgs, "\n"), c.want)

@@ -1,5 +1,0 @@
-package envtest
-
-import "fmt"
-
-func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
