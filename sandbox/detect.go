@@ -135,7 +135,6 @@ func available() []Isolation {
 			iso := limits
 			iso.Network, iso.PID, iso.cloneflags, iso.userns = c.name, c.pid, c.flags, c.userns
 			out = append(out, iso)
-			break
 		}
 	}
 	return append(out, limits)
