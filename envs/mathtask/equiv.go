@@ -104,17 +104,24 @@ func Normalize(s string) string {
 	}
 	s = spacingCmds.Replace(s)
 	for range maxDepth {
+		if !strings.Contains(s, `\`) {
+			break
+		}
 		t := reText.ReplaceAllString(s, "$1")
 		if t == s {
 			break
 		}
 		s = t
 	}
-	s = reDegree.ReplaceAllString(s, "")
+	if strings.Contains(s, "circ") || strings.Contains(s, "°") {
+		s = reDegree.ReplaceAllString(s, "")
+	}
 	s = strings.TrimSpace(s)
 	s = strings.TrimSuffix(s, ".")
-	if m := reAssign.FindStringSubmatch(s); m != nil {
-		s = m[1]
+	if strings.Contains(s, "=") {
+		if m := reAssign.FindStringSubmatch(s); m != nil {
+			s = m[1]
+		}
 	}
 	return strings.TrimSpace(reSpace.ReplaceAllString(s, " "))
 }
@@ -126,6 +133,9 @@ func compact(s string) string {
 		return s
 	}
 	s = strings.ToLower(strings.ReplaceAll(s, " ", ""))
+	if !strings.Contains(s, "{") {
+		return s
+	}
 	return reSingleBr.ReplaceAllString(s, "$1")
 }
 
