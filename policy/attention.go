@@ -88,9 +88,9 @@ func (k *attentionK[T]) backward(dIn [][]T, dOut, _ []T, in [][]T) {
 			for h := 0; h < k.heads; h++ {
 				off := b*L*d + h*dh
 				p := k.p[(b*k.heads+h)*L*L : (b*k.heads+h+1)*L*L]
-				// dP = dO·Vᵀ, dV += Pᵀ·dO
+				// dP = dO·Vᵀ, dV = Pᵀ·dO
 				gemm(false, true, L, L, dh, 1, dOut[off:], d, v[off:], d, 0, dp, L)
-				gemm(true, false, L, dh, L, 1, p, L, dOut[off:], d, 1, dv[off:], d)
+				gemm(true, false, L, dh, L, 1, p, L, dOut[off:], d, 0, dv[off:], d)
 				// dS = P ⊙ (dP − rowsum(P ⊙ dP))
 				for i := 0; i < L; i++ {
 					pr, dr := p[i*L:i*L+i+1], dp[i*L:i*L+i+1]
@@ -103,9 +103,9 @@ func (k *attentionK[T]) backward(dIn [][]T, dOut, _ []T, in [][]T) {
 					}
 					clear(dp[i*L+i+1 : (i+1)*L])
 				}
-				// dQ += scale·dS·K, dK += scale·dSᵀ·Q
-				gemm(false, false, L, dh, L, scale, dp, L, kk[off:], d, 1, dq[off:], d)
-				gemm(true, false, L, dh, L, scale, dp, L, q[off:], d, 1, dk[off:], d)
+				// dQ = scale·dS·K, dK = scale·dSᵀ·Q
+				gemm(false, false, L, dh, L, scale, dp, L, kk[off:], d, 0, dq[off:], d)
+				gemm(true, false, L, dh, L, scale, dp, L, q[off:], d, 0, dk[off:], d)
 			}
 		}
 	})

@@ -51,7 +51,7 @@ func gelu32(y, x, th []float32) {
 	}
 }
 
-// geluBwd accumulates dx += dy·gelu'(x); th holds the forward's tanh values
+// geluBwd writes dx = dy·gelu'(x); th holds the forward's tanh values
 // or is nil (then they are recomputed).
 func geluBwd[T Float](dx, dy, x, th []T) {
 	if dx32, ok := any(dx).([]float32); ok {
@@ -66,7 +66,7 @@ func geluBwd[T Float](dx, dy, x, th []T) {
 		} else {
 			t = T(math.Tanh(float64(T(geluC) * (v + 0.044715*v*v*v))))
 		}
-		dx[i] += dy[i] * (0.5*(1+t) + 0.5*v*(1-t*t)*T(geluC)*(1+3*0.044715*v*v))
+		dx[i] = dy[i] * (0.5*(1+t) + 0.5*v*(1-t*t)*T(geluC)*(1+3*0.044715*v*v))
 	}
 }
 
@@ -78,7 +78,7 @@ func geluBwd32(dx, dy, x, th []float32) {
 		} else {
 			t = tanh32(geluC * (v + 0.044715*v*v*v))
 		}
-		dx[i] += dy[i] * (0.5*(1+t) + 0.5*v*(1-t*t)*geluC*(1+3*0.044715*v*v))
+		dx[i] = dy[i] * (0.5*(1+t) + 0.5*v*(1-t*t)*geluC*(1+3*0.044715*v*v))
 	}
 }
 

@@ -42,16 +42,17 @@ func linearFwd[T Float](y, x, w, b []T, n, in, out int) {
 	gemm(false, false, n, out, in, 1, x, in, w, out, 1, y, out)
 }
 
-// linearBwd accumulates dx += dy·wᵀ, dw += xᵀ·dy and db += colsum(dy); a nil
+// linearBwd writes dx = dy·wᵀ, dw = xᵀ·dy and db = colsum(dy); a nil
 // destination is skipped.
 func linearBwd[T Float](dx, dw, db, dy, x, w []T, n, in, out int) {
 	if dx != nil {
-		gemm(false, true, n, in, out, 1, dy, out, w, out, 1, dx, in)
+		gemm(false, true, n, in, out, 1, dy, out, w, out, 0, dx, in)
 	}
 	if dw != nil {
-		gemm(true, false, in, out, n, 1, x, in, dy, out, 1, dw, out)
+		gemm(true, false, in, out, n, 1, x, in, dy, out, 0, dw, out)
 	}
 	if db != nil {
+		clear(db)
 		for i := 0; i < n; i++ {
 			row := dy[i*out : (i+1)*out]
 			for j, v := range row {
@@ -85,8 +86,8 @@ func layerNormFwd[T Float](y, x, g, b, mean, rstd []T, n, d int) {
 	}
 }
 
-// layerNormBwd accumulates the gradients of layerNormFwd given dy, using the
-// mean and rstd that the forward stored.
+// layerNormBwd writes dx and accumulates dg and db, the gradients of
+// layerNormFwd given dy, using the mean and rstd that the forward stored.
 func layerNormBwd[T Float](dx, dg, db, dy, x, g, mean, rstd []T, n, d int) {
 	for i := 0; i < n; i++ {
 		row, drow := x[i*d:(i+1)*d], dy[i*d:(i+1)*d]
@@ -112,7 +113,7 @@ func layerNormBwd[T Float](dx, dg, db, dy, x, g, mean, rstd []T, n, d int) {
 		out := dx[i*d : (i+1)*d]
 		for j, v := range row {
 			xh := (v - mu) * r
-			out[j] += r * (drow[j]*g[j] - sdx - xh*sdxx)
+			out[j] = r * (drow[j]*g[j] - sdx - xh*sdxx)
 		}
 	}
 }

@@ -29,6 +29,8 @@ func (k *embedK[T]) forward(out []T, in [][]T) {
 }
 func (k *embedK[T]) backward(dIn [][]T, dOut, _ []T, _ [][]T) {
 	dt, dp, d := dIn[0], dIn[1], k.d
+	clear(dt)
+	clear(dp)
 	for i, id := range k.ids {
 		g, t, p := dOut[i*d:(i+1)*d], dt[id*d:(id+1)*d], dp[(i%k.length)*d:]
 		for j, v := range g {
@@ -54,6 +56,8 @@ func (k *layerNormK[T]) forward(out []T, in [][]T) {
 	layerNormFwd(out, in[0], in[1], in[2], k.mean, k.rstd, k.n, k.d)
 }
 func (k *layerNormK[T]) backward(dIn [][]T, dOut, _ []T, in [][]T) {
+	clear(dIn[1])
+	clear(dIn[2])
 	layerNormBwd(dIn[0], dIn[1], dIn[2], dOut, in[0], in[1], k.mean, k.rstd, k.n, k.d)
 }
 
@@ -92,7 +96,6 @@ func (k *linearK[T]) forward(out []T, in [][]T) {
 func (k *linearK[T]) backward(dIn [][]T, dOut, _ []T, in [][]T) {
 	dy := dOut
 	if k.gelu {
-		clear(k.dpre)
 		geluBwd(k.dpre, dOut, k.pre, k.th)
 		dy = k.dpre
 	}

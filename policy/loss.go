@@ -173,6 +173,7 @@ func (k *policyLossK[T]) backward(dIn [][]T, dOut, _ []T, _ [][]T) {
 	ce := k.lc.EntropyCoef
 	for i, t := range k.target {
 		if t < 0 {
+			clear(dz[i*V : (i+1)*V])
 			continue
 		}
 		lp, d := k.lp[i*V:(i+1)*V], dz[i*V:(i+1)*V]
@@ -227,6 +228,7 @@ func (k *valueLossK[T]) forward(out []T, in [][]T) {
 
 func (k *valueLossK[T]) backward(dIn [][]T, dOut, _ []T, _ [][]T) {
 	g, m := float64(dOut[0]), float64(len(k.rows))
+	clear(dIn[0])
 	for s, r := range k.rows {
 		if k.clipped[s] {
 			// the clipped value is constant in V outside the clip range,

@@ -22,9 +22,10 @@ type kernel[T Float] interface {
 	diffWRT(n int) []bool
 	// forward writes the output into out.
 	forward(out []T, in [][]T)
-	// backward accumulates the input gradients into dIn (zeroed by the
-	// caller; nil where diffWRT is false) given the output gradient dOut. It
-	// runs after forward on the same inputs and may read what forward saved.
+	// backward writes the input gradients into dIn (nil where diffWRT is
+	// false) given the output gradient dOut, overwriting every element: dIn
+	// holds the previous run's values. It runs after forward on the same
+	// inputs and may read what forward saved.
 	backward(dIn [][]T, dOut, out []T, in [][]T)
 }
 
@@ -226,7 +227,6 @@ func (op *bwdOp[T]) Do(vals ...G.Value) (G.Value, error) {
 			}
 		}
 	}
-	clear(op.out.Data().([]T))
 	op.fwd.k.backward(op.dIn, dOut, out, op.ins)
 	return op.out, nil
 }
