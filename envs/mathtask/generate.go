@@ -217,7 +217,7 @@ func buildFractions(o *core.Options) task.Generator {
 			}
 			ans := v.RatString()
 			return task.Problem{
-				Question: fmt.Sprintf(`Compute \frac{%s}{%s} %c \frac{%s}{%s} as a fraction in lowest terms.`,
+				Question: fmt.Sprintf(`Compute \frac{%s}{%s} %c \frac{%s}{%s} exactly.`,
 					a.Num(), a.Denom(), op, b.Num(), b.Denom()),
 				Answer: ans, Score: check(ans), Sample: sampleNumber,
 			}

@@ -18,7 +18,7 @@ type procedural struct {
 var proceduralTasks = []procedural{
 	{"math:Arithmetic-v0", "evaluate an expression with + - * / and parentheses (exact, fractions allowed); knobs terms [2,6], max_value [2,100], division", buildArithmetic},
 	{"math:Algebra-v0", "solve a linear equation a x + b = c x + d; knobs max_value [1,100], fractions (rational solutions)", buildAlgebra},
-	{"math:Fractions-v0", "add, subtract, multiply or divide two fractions; knob max_denominator [2,100]", buildFractions},
+	{"math:Fractions-v0", "add, subtract, multiply or divide two fractions (any equal form accepted); knob max_denominator [2,100]", buildFractions},
 	{"math:Percentages-v0", "percent of a number, percent of a whole, price increase/decrease", buildPercentages},
 	{"math:WordProblems-v0", "grade-school word problems from 10 templates (change, speed, ages, sharing, area, ...)", buildWordProblems},
 }
