@@ -1,0 +1,362 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/gemgo/gemgo/metrics"
+	"github.com/gemgo/gemgo/train"
+)
+
+// Metric names read from each run's metrics.jsonl.
+const (
+	keySuccess     = "eval/success_rate"
+	keySolvedTurns = "eval/solved_turns"
+	keyEvalTurns   = "eval/turns"
+	keyReturn      = "charts/episodic_return"
+	keySteps       = "global/env_steps"
+	keyWall        = "global/wall_s"
+)
+
+// Report settings.
+const (
+	gridPoints = 41   // x values each mean curve is drawn at
+	resamples  = 2000 // bootstrap resamples per interval
+	ReportFile = "report.html"
+)
+
+// RunData is one run's curves, read from its metrics.jsonl.
+type RunData struct {
+	Run                Run
+	Iterations         int   // the last iteration logged
+	Success, SuccessT  Curve // greedy success over env steps and over wall-clock seconds
+	Return             Curve // training episodic return over env steps
+	SolvedTurns, Turns Curve // greedy turns of solved episodes, and of all, over env steps
+	Wall               float64
+	Err                error // why the run has no data
+}
+
+// LoadRun reads a run's metrics. Iteration 0 (the evaluation before
+// training) sits at x = 0 on both axes. When an iteration was logged twice
+// (a run killed after logging it and resumed), the later row counts.
+func LoadRun(r Run) RunData {
+	d := RunData{Run: r, Wall: math.NaN()}
+	rows, err := metrics.ReadJSONL(filepath.Join(r.Dir, metrics.JSONLName))
+	if err != nil {
+		d.Err = err
+		return d
+	}
+	byIt := map[int]metrics.Row{}
+	for _, row := range rows {
+		byIt[row.Iteration] = row
+	}
+	its := slices.Sorted(func(yield func(int) bool) {
+		for it := range byIt {
+			if !yield(it) {
+				return
+			}
+		}
+	})
+	add := func(c *Curve, x, y float64) {
+		if math.IsNaN(x) || (len(c.X) > 0 && x <= c.X[len(c.X)-1]) {
+			return
+		}
+		c.X, c.Y = append(c.X, x), append(c.Y, y)
+	}
+	for _, it := range its {
+		m := byIt[it].Metrics
+		d.Iterations = it
+		steps, wall := 0.0, 0.0
+		if it > 0 {
+			steps, wall = value(m, keySteps), value(m, keyWall)
+			d.Wall = wall
+		}
+		if v, ok := m[keyReturn]; ok {
+			add(&d.Return, steps, v)
+		}
+		s, ok := m[keySuccess]
+		if !ok {
+			continue
+		}
+		add(&d.Success, steps, s)
+		add(&d.SuccessT, wall, s)
+		add(&d.Turns, steps, value(m, keyEvalTurns))
+		solved := value(m, keySolvedTurns)
+		if s == 0 {
+			solved = math.NaN() // no solved episode: no turn count
+		}
+		add(&d.SolvedTurns, steps, solved)
+	}
+	if len(d.Success.X) == 0 {
+		d.Err = fmt.Errorf("%s: no evaluation logged yet", r.Dir)
+	}
+	return d
+}
+
+func value(m map[string]float64, k string) float64 {
+	if v, ok := m[k]; ok {
+		return v
+	}
+	return math.NaN()
+}
+
+// ArmSummary is one arm's figures over its seeds.
+type ArmSummary struct {
+	Arm         string
+	Runs        int // runs with data
+	Complete    int // runs that reached the last iteration
+	Final       Stat
+	AUC         Stat
+	Reach       Stat // env steps to the threshold, over the seeds that reached it
+	Reached     int
+	Wall        Stat
+	SolvedTurns Stat // at the final evaluation, over seeds that solved any
+	Turns       Stat
+}
+
+// Summarize the runs of one arm. iterations is the planned count.
+func summarizeArm(arm string, data []RunData, threshold float64, iterations int, rng *rand.Rand) ArmSummary {
+	s := ArmSummary{Arm: arm}
+	var final, auc, reach, wall, solved, turns []float64
+	for _, d := range data {
+		if d.Err != nil {
+			continue
+		}
+		s.Runs++
+		if d.Iterations >= iterations {
+			s.Complete++
+		}
+		final = append(final, Final(d.Success))
+		auc = append(auc, AUC(d.Success))
+		if x, ok := Reach(d.Success, threshold); ok {
+			s.Reached++
+			reach = append(reach, x)
+		}
+		wall = append(wall, d.Wall)
+		solved = append(solved, Final(d.SolvedTurns))
+		turns = append(turns, Final(d.Turns))
+	}
+	s.Final = Summarize(final, resamples, rng)
+	s.AUC = Summarize(auc, resamples, rng)
+	s.Reach = Summarize(reach, resamples, rng)
+	s.Wall = Summarize(wall, resamples, rng)
+	s.SolvedTurns = Summarize(solved, resamples, rng)
+	s.Turns = Summarize(turns, resamples, rng)
+	return s
+}
+
+// FormatStat renders "mean ± std [lo, hi]" with the given precision, or "–"
+// when nothing was measured.
+func FormatStat(s Stat, prec int) string {
+	if s.N == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.*f ± %.*f [%.*f, %.*f]", prec, s.Mean, prec, s.Std, prec, s.Lo, prec, s.Hi)
+}
+
+// Summaries loads every run and summarises each arm, in the spec's order.
+func Summaries(spec Spec, runs []Run) ([]ArmSummary, map[string][]RunData) {
+	byArm := map[string][]RunData{}
+	iterations := map[string]int{}
+	for _, r := range runs {
+		byArm[r.Arm] = append(byArm[r.Arm], LoadRun(r))
+		iterations[r.Arm] = r.Cfg.Iterations
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var out []ArmSummary
+	for _, a := range spec.Arms {
+		out = append(out, summarizeArm(a.Name, byArm[a.Name], spec.Threshold, iterations[a.Name], rng))
+	}
+	return out, byArm
+}
+
+// SummaryTable renders the summaries as rows of text (header first).
+func SummaryTable(sums []ArmSummary, threshold float64) [][]string {
+	rows := [][]string{{"arm", "runs", "final greedy success", "AUC (success × env steps)",
+		fmt.Sprintf("env steps to success ≥ %.2f", threshold), "reached", "wall time (s)",
+		"turns of solved episodes", "turns (all episodes)"}}
+	for _, s := range sums {
+		rows = append(rows, []string{s.Arm, fmt.Sprintf("%d (%d complete)", s.Runs, s.Complete),
+			FormatStat(s.Final, 3), FormatStat(s.AUC, 3), FormatStat(s.Reach, 0),
+			fmt.Sprintf("%d/%d", s.Reached, s.Runs), FormatStat(s.Wall, 0),
+			FormatStat(s.SolvedTurns, 2), FormatStat(s.Turns, 2)})
+	}
+	return rows
+}
+
+// WriteReport writes the sweep's comparison page to path: per arm the mean
+// greedy success (with a bootstrap 95% band over seeds) against env steps
+// and against wall-clock seconds, the training return, the greedy turns of
+// solved episodes, the summary table and the configs used.
+func WriteReport(path string, spec Spec, runs []Run) error {
+	sums, byArm := Summaries(spec, runs)
+	rng := rand.New(rand.NewPCG(3, 4))
+	pick := func(d RunData, which string) Curve {
+		switch which {
+		case "wall":
+			return d.SuccessT
+		case "return":
+			return d.Return
+		case "solved":
+			return d.SolvedTurns
+		}
+		return d.Success
+	}
+	chart := func(title, xName, yName, which string, yRange [2]float64) metrics.Section {
+		var series []metrics.Series
+		for _, a := range spec.Arms {
+			var cs []Curve
+			for _, d := range byArm[a.Name] {
+				if c := pick(d, which); d.Err == nil && c.Valid() {
+					cs = append(cs, c)
+				}
+			}
+			g := Grid(cs, gridPoints)
+			if g == nil {
+				continue
+			}
+			b := Aggregate(cs, g, resamples, rng)
+			series = append(series, metrics.Series{Name: fmt.Sprintf("%s (%d seeds)", a.Name, len(cs)),
+				X: b.X, Y: b.Mean, Lower: b.CILo, Upper: b.CIHi})
+		}
+		if len(series) == 0 {
+			return metrics.Text(title, "no run has logged this yet")
+		}
+		return metrics.LineChart(metrics.ChartSpec{Title: title, XName: xName, YName: yName, YRange: yRange, Series: series})
+	}
+	unit := [2]float64{0, 1}
+	sections := []metrics.Section{
+		metrics.Table("Summary (mean ± std over seeds [bootstrap 95% interval of the mean])", nil, SummaryTable(sums, spec.Threshold)),
+		chart("Greedy success vs env steps (mean, 95% band)", "env steps", "success rate", "success", unit),
+		chart("Greedy success vs wall-clock (mean, 95% band)", "wall-clock seconds", "success rate", "wall", unit),
+		chart("Training episodic return vs env steps (mean, 95% band)", "env steps", "return", "return", [2]float64{}),
+		chart("Greedy turns of solved episodes vs env steps", "env steps", "turns", "solved", [2]float64{}),
+	}
+	sections = append(sections, metrics.Table("Runs", []string{"arm", "seed", "directory", "iterations logged", "status"}, runRows(runs, byArm)))
+	if diff := configDiff(spec, runs); len(diff) > 1 {
+		sections = append(sections, metrics.Table("What differs between arms (everything else is equal)", diff[0], diff[1:]))
+	}
+	for _, a := range spec.Arms {
+		for _, r := range runs {
+			if r.Arm == a.Name {
+				y, err := r.Cfg.Marshal()
+				if err != nil {
+					return err
+				}
+				sections = append(sections, metrics.Text(fmt.Sprintf("Config of arm %s (seed %d; other seeds differ only in seed and name)", a.Name, r.Seed), string(y)))
+				break
+			}
+		}
+	}
+	subtitle := fmt.Sprintf("%d arms × %d seeds · threshold %.2f · bands: percentile bootstrap 95%% interval of the mean over seeds", len(spec.Arms), len(spec.Seeds), spec.Threshold)
+	if spec.Notes != "" {
+		sections = append([]metrics.Section{metrics.Text("About this sweep", spec.Notes)}, sections...)
+	}
+	title := "gemgo comparison"
+	if spec.Name != "" {
+		title += ": " + spec.Name
+	}
+	return metrics.WritePage(path, title, subtitle, sections...)
+}
+
+func runRows(runs []Run, byArm map[string][]RunData) [][]string {
+	var rows [][]string
+	for _, r := range runs {
+		status, its := "no data", "0"
+		for _, d := range byArm[r.Arm] {
+			if d.Run.Dir != r.Dir {
+				continue
+			}
+			its = fmt.Sprint(d.Iterations)
+			switch {
+			case d.Err != nil:
+				status = d.Err.Error()
+			case d.Iterations >= r.Cfg.Iterations:
+				status = "complete"
+			default:
+				status = fmt.Sprintf("partial (%d of %d iterations)", d.Iterations, r.Cfg.Iterations)
+			}
+		}
+		rows = append(rows, []string{r.Arm, fmt.Sprint(r.Seed), r.Dir, its, status})
+	}
+	return rows
+}
+
+// configDiff lists the config keys whose values differ between arms: a
+// header row (key, then one column per arm) and one row per key.
+func configDiff(spec Spec, runs []Run) [][]string {
+	flat := map[string]map[string]string{}
+	for _, a := range spec.Arms {
+		for _, r := range runs {
+			if r.Arm == a.Name {
+				c := r.Cfg
+				c.Seed, c.Name = 0, ""
+				flat[a.Name] = flatten(c)
+				break
+			}
+		}
+	}
+	keys := map[string]bool{}
+	for _, f := range flat {
+		for k := range f {
+			keys[k] = true
+		}
+	}
+	header := []string{"key"}
+	for _, a := range spec.Arms {
+		header = append(header, a.Name)
+	}
+	out := [][]string{header}
+	for _, k := range slices.Sorted(func(yield func(string) bool) {
+		for k := range keys {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
+		row := []string{k}
+		differ := false
+		for _, a := range spec.Arms {
+			v := flat[a.Name][k]
+			if v != flat[spec.Arms[0].Name][k] {
+				differ = true
+			}
+			row = append(row, v)
+		}
+		if differ {
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
+// flatten renders a config as section.key → value lines of its YAML.
+func flatten(c train.Config) map[string]string {
+	y, err := c.Marshal()
+	if err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	section := ""
+	for _, line := range strings.Split(string(y), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		indent := len(line) - len(strings.TrimLeft(line, " "))
+		k, v, _ := strings.Cut(strings.TrimSpace(line), ":")
+		v = strings.TrimSpace(v)
+		switch {
+		case indent == 0 && v == "":
+			section = k
+		case indent == 0:
+			out[k] = v
+		default:
+			out[section+"."+strings.TrimSpace(k)] = v
+		}
+	}
+	return out
+}

@@ -1,0 +1,229 @@
+package compare
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/gemgo/gemgo/algo"
+	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/metrics"
+	"github.com/gemgo/gemgo/policy"
+	"github.com/gemgo/gemgo/train"
+)
+
+// Outcome says what Execute did with one run.
+type Outcome int
+
+const (
+	Skipped     Outcome = iota // already finished: left as it was
+	Finished                   // trained from the start to the end
+	Resumed                    // continued from its checkpoint to the end
+	Interrupted                // stopped by the context; its checkpoint holds the progress
+	Failed                     // stopped by an error
+)
+
+func (o Outcome) String() string {
+	return [...]string{"skipped (already finished)", "finished", "resumed and finished", "interrupted", "failed"}[o]
+}
+
+// Done is the result of one run.
+type Done struct {
+	Run     Run
+	Outcome Outcome
+	Err     error
+	Wall    time.Duration // this process's time on the run
+}
+
+// ExecOptions configures Execute.
+type ExecOptions struct {
+	Parallel int            // runs at once; < 1 means 1
+	Registry *envs.Registry // the envs (envs.Builtins())
+	Log      io.Writer      // progress lines; nil: none
+}
+
+// Execute runs every run not yet finished, up to opts.Parallel at once.
+// A finished run (final weights and a metrics row for its last iteration)
+// is skipped; one with a checkpoint resumes. When ctx ends, no new run
+// starts and the running ones save a checkpoint and stop. It returns one
+// Done per run, in the order of runs, and an error when any run failed or
+// was interrupted.
+func Execute(ctx context.Context, runs []Run, opts ExecOptions) ([]Done, error) {
+	if opts.Registry == nil {
+		opts.Registry = envs.Builtins()
+	}
+	log := &syncWriter{w: opts.Log}
+	if opts.Log == nil {
+		log.w = io.Discard
+	}
+	sem := make(chan struct{}, max(opts.Parallel, 1))
+	done := make([]Done, len(runs))
+	var wg sync.WaitGroup
+	for i, r := range runs {
+		done[i] = Done{Run: r, Outcome: Interrupted, Err: context.Canceled}
+		select {
+		case <-ctx.Done():
+			continue
+		case sem <- struct{}{}:
+		}
+		if ctx.Err() != nil {
+			<-sem
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			done[i] = execOne(ctx, r, opts.Registry, log)
+			d := done[i]
+			switch d.Outcome {
+			case Skipped:
+				log.printf("%s: %s\n", label(r), d.Outcome)
+			case Failed, Interrupted:
+				log.printf("%s: %s: %v\n", label(r), d.Outcome, d.Err)
+			default:
+				log.printf("%s: %s in %s\n", label(r), d.Outcome, d.Wall.Round(time.Second))
+			}
+		}()
+	}
+	wg.Wait()
+	var failed, stopped int
+	for _, d := range done {
+		switch d.Outcome {
+		case Failed:
+			failed++
+		case Interrupted:
+			stopped++
+		}
+	}
+	switch {
+	case failed > 0:
+		return done, fmt.Errorf("%d of %d runs failed (%d interrupted); fix the cause and run the sweep again: finished runs are skipped", failed, len(runs), stopped)
+	case stopped > 0:
+		return done, fmt.Errorf("%w: %d of %d runs not finished; run the same command again to continue", train.ErrInterrupted, stopped, len(runs))
+	}
+	return done, nil
+}
+
+func label(r Run) string { return fmt.Sprintf("[%s seed%d]", r.Arm, r.Seed) }
+
+// RunState is what a run directory holds.
+type RunState int
+
+const (
+	Empty    RunState = iota // nothing to keep: start the run
+	Partial                  // a checkpoint: resume it
+	Complete                 // final weights and every metrics row: skip it
+)
+
+// State inspects r.Dir. It fails when the directory holds a run of another
+// config, which a sweep must neither resume nor count.
+func State(r Run) (RunState, error) {
+	want, err := r.Cfg.Marshal()
+	if err != nil {
+		return Empty, err
+	}
+	ckpt := fileExists(filepath.Join(r.Dir, train.CheckpointFile))
+	final := fileExists(filepath.Join(r.Dir, train.FinalFile))
+	if !ckpt && !final {
+		return Empty, nil
+	}
+	have, err := os.ReadFile(filepath.Join(r.Dir, train.ConfigFile))
+	if err != nil {
+		return Empty, fmt.Errorf("%s holds a checkpoint but no readable %s: %w (delete the directory to start the run again)", r.Dir, train.ConfigFile, err)
+	}
+	if !bytes.Equal(bytes.TrimSpace(have), bytes.TrimSpace(want)) {
+		return Empty, fmt.Errorf("%s holds a run of another config than this sweep's (compare its %s with the sweep); delete it, or use another -out", r.Dir, train.ConfigFile)
+	}
+	if final && metricsComplete(r) {
+		return Complete, nil
+	}
+	if !ckpt {
+		return Empty, fmt.Errorf("%s holds final weights but incomplete metrics and no checkpoint: delete the directory to run it again", r.Dir)
+	}
+	return Partial, nil
+}
+
+// metricsComplete reports whether the run logged its last iteration with an
+// evaluation.
+func metricsComplete(r Run) bool {
+	rows, err := metrics.ReadJSONL(filepath.Join(r.Dir, metrics.JSONLName))
+	if err != nil {
+		return false
+	}
+	for _, row := range rows {
+		if _, ok := row.Metrics[keySuccess]; ok && row.Iteration == r.Cfg.Iterations {
+			return true
+		}
+	}
+	return false
+}
+
+func execOne(ctx context.Context, r Run, reg *envs.Registry, log *syncWriter) Done {
+	d := Done{Run: r}
+	st, err := State(r)
+	if err != nil {
+		d.Outcome, d.Err = Failed, err
+		return d
+	}
+	if st == Complete {
+		d.Outcome = Skipped
+		return d
+	}
+	if st == Empty {
+		// Rows left by a run killed before its first checkpoint would
+		// repeat those of the new run.
+		for _, name := range []string{metrics.JSONLName, metrics.CSVName} {
+			if err := os.Remove(filepath.Join(r.Dir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+				d.Outcome, d.Err = Failed, err
+				return d
+			}
+		}
+	}
+	start := time.Now()
+	obs := &progressObserver{run: r, log: log}
+	_, err = train.Run(ctx, r.Cfg, reg, train.Options{Dir: r.Dir, Resume: st == Partial, Observer: obs})
+	d.Wall = time.Since(start)
+	switch {
+	case err == nil && st == Partial:
+		d.Outcome = Resumed
+	case err == nil:
+		d.Outcome = Finished
+	case errors.Is(err, train.ErrInterrupted) || ctx.Err() != nil:
+		d.Outcome, d.Err = Interrupted, err
+	default:
+		d.Outcome, d.Err = Failed, err
+	}
+	return d
+}
+
+// progressObserver prints one line per evaluation of a run.
+type progressObserver struct {
+	run Run
+	log *syncWriter
+}
+
+func (o *progressObserver) Warmup(int, int, policy.Stats) {}
+func (o *progressObserver) Iteration(int, algo.Metrics)   {}
+func (o *progressObserver) Eval(e train.EvalResult) {
+	o.log.printf("%s it %d/%d: greedy success %.3f, turns of solved %.2f\n",
+		label(o.run), e.Iteration, o.run.Cfg.Iterations, e.SuccessRate, e.SolvedTurns)
+}
+
+// syncWriter serialises the progress lines of concurrent runs.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) printf(format string, args ...any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fmt.Fprintf(s.w, format, args...)
+}
