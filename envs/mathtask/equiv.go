@@ -17,8 +17,9 @@ import (
 //
 // Numbers compare as exact rationals (math/big.Rat), in any written form:
 // 1/2, 0.5, \frac{1}{2}, \frac12, 1,000 (thousands separators), 5e3,
-// -\frac{3}{4}, and with a trailing unit word ("5 cm", "5 dollars", "3 km/h").
-// A percentage p% equals both p/100 and p (so 50% matches 0.5 and 50).
+// -\frac{3}{4}, (5), and with a trailing unit word ("5 cm", "5 dollars",
+// "3 km/h"). A percentage (p%, p\%, "p percent") equals both p/100 and p (so
+// 50% matches 0.5 and 50).
 // Decimals are never rounded: 0.33 does not equal 1/3. Tuples and intervals,
 // "(1, 2)" or "[0, \frac{1}{2})", compare element by element with the same
 // brackets. Anything else compares as text, with spaces removed and case folded.
@@ -123,7 +124,44 @@ func Normalize(s string) string {
 			s = m[1]
 		}
 	}
-	return strings.TrimSpace(reSpace.ReplaceAllString(s, " "))
+	s = strings.TrimSpace(reSpace.ReplaceAllString(s, " "))
+	for range maxDepth {
+		inner, ok := wrapped(s)
+		if !ok {
+			break
+		}
+		s = inner
+	}
+	return s
+}
+
+// wrapped returns the inside of "( x )" when the outer parentheses match
+// each other and x has no top-level comma (so "(5)" reads as 5, while the
+// tuple "(1, 2)" and "(1)(2)" stay as they are).
+func wrapped(s string) (string, bool) {
+	if len(s) < 2 || s[0] != '(' || s[len(s)-1] != ')' {
+		return "", false
+	}
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+			if depth == 0 && i != len(s)-1 {
+				return "", false
+			}
+		case ',':
+			if depth == 1 {
+				return "", false
+			}
+		}
+	}
+	if depth != 0 {
+		return "", false
+	}
+	return strings.TrimSpace(s[1 : len(s)-1]), true
 }
 
 // compact is the text form of a non-numeric answer: no spaces, lower case,
@@ -163,6 +201,9 @@ func Numbers(s string) (vals []*big.Rat, ok bool) {
 		return nil, false
 	}
 	rest := strings.TrimSpace(s[len(m[0]):])
+	if strings.EqualFold(rest, "percent") {
+		rest = "%"
+	}
 	u := reUnit.FindStringSubmatch(rest)
 	if u == nil {
 		return nil, false

@@ -50,6 +50,11 @@ func TestEquivalentTable(t *testing.T) {
 		{`\sqrt{2}`, `\sqrt{3}`, false},
 		{`\frac{12}{3}`, `\frac{1}{23}`, false},
 		{"x^{2}", "x^2", true},
+		{"(5)", "5", true},
+		{"((-3))", "-3", true},
+		{"(1)(2)", "12", false},
+		{"50 percent", "0.5", true},
+		{"(1, 2)", "1, 2", false}, // brackets must agree
 		{"Paris", "paris", true},
 		// near-misses that must be rejected
 		{"0.33", "1/3", false},
