@@ -37,11 +37,14 @@ var palette = [...]string{"#5470c6", "#91cc75", "#fac858", "#ee6666", "#73c0de",
 	"#3ba272", "#fc8452", "#9a60b4", "#ea7ccc"}
 
 // tooltipJS formats the axis tooltip: one line per curve, with its band in
-// brackets, hiding the helper series that draw the bands.
+// brackets, hiding the helper series that draw the bands (whose points are
+// [y, x]). go-echarts stores
+// it as a JSON string and strips the quotes around it, so it may hold no
+// double quote and no backslash, and must not rely on newlines.
 const tooltipJS = `function (ps) {
-  if (!Array.isArray(ps) || ps.length === 0) { return ""; }
+  if (!Array.isArray(ps) || ps.length === 0) { return ''; }
   var f = function (v) {
-    if (v === null || v === undefined || typeof v !== "number" || !isFinite(v)) { return "–"; }
+    if (v === null || v === undefined || typeof v !== 'number' || !isFinite(v)) { return '–'; }
     var a = Math.abs(v);
     if (a !== 0 && (a >= 1e6 || a < 1e-3)) { return v.toExponential(3); }
     return String(+v.toPrecision(4));
@@ -49,17 +52,17 @@ const tooltipJS = `function (ps) {
   var lo = {}, hi = {};
   ps.forEach(function (p) {
     var m = /^(s[0-9]+)_(lo|hi)$/.exec(p.seriesId);
-    if (m) { (m[2] === "lo" ? lo : hi)[m[1]] = p.value[1]; }
+    if (m) { (m[2] === 'lo' ? lo : hi)[m[1]] = p.value[0]; }
   });
   var out = [echarts.format.encodeHTML(String(ps[0].axisValueLabel))];
   ps.forEach(function (p) {
     if (/_(lo|hi)$/.test(p.seriesId)) { return; }
-    var s = p.marker + echarts.format.encodeHTML(p.seriesName) + ": <b>" + f(p.value[1]) + "</b>";
+    var s = p.marker + echarts.format.encodeHTML(p.seriesName) + ': <b>' + f(p.value[1]) + '</b>';
     var l = lo[p.seriesId], d = hi[p.seriesId];
-    if (typeof l === "number" && typeof d === "number") { s += " [" + f(l) + ", " + f(l + d) + "]"; }
+    if (typeof l === 'number' && typeof d === 'number') { s += ' [' + f(l) + ', ' + f(l + d) + ']'; }
     out.push(s);
   });
-  return out.join("<br>");
+  return out.join('<br>');
 }`
 
 // LineChart is a section holding a line chart drawn by ECharts. An invalid
@@ -92,14 +95,19 @@ func finite(v float64) any {
 	return v
 }
 
-// points pairs x with f(i), skipping points whose x is not finite.
-func points(x []float64, f func(i int) any) []opts.LineData {
+// points pairs x with f(i) as [x, y], or as [y, x] when yFirst, skipping
+// points whose x is not finite.
+func points(x []float64, yFirst bool, f func(i int) any) []opts.LineData {
 	d := make([]opts.LineData, 0, len(x))
 	for i, xv := range x {
 		if finite(xv) == nil {
 			continue
 		}
-		d = append(d, opts.LineData{Value: []any{xv, f(i)}})
+		v := []any{xv, f(i)}
+		if yFirst {
+			v[0], v[1] = v[1], v[0]
+		}
+		d = append(d, opts.LineData{Value: v})
 	}
 	return d
 }
@@ -111,7 +119,7 @@ func renderLineChart(id string, spec ChartSpec) (template.HTML, error) {
 		return "", fmt.Errorf("chart %q has no series", spec.Title)
 	}
 	c := charts.NewLine()
-	c.Accept(bandVisitor{})
+	c.Accept(chartVisitor{})
 	yAxis := opts.YAxis{Type: "value", Name: spec.YName, Scale: opts.Bool(true),
 		SplitLine: &opts.SplitLine{Show: opts.Bool(true), LineStyle: &opts.LineStyle{Color: "#eef0f3"}}}
 	if spec.YRange != [2]float64{} {
@@ -123,9 +131,9 @@ func renderLineChart(id string, spec ChartSpec) (template.HTML, error) {
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Top: "0"}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis",
 			Formatter: opts.FuncOpts(tooltipJS)}),
-		charts.WithGridOpts(opts.Grid{Left: "8", Right: "24", Top: "48", Bottom: "8", ContainLabel: opts.Bool(true)}),
+		charts.WithGridOpts(opts.Grid{Left: "8", Right: "24", Top: "48", Bottom: "24", ContainLabel: opts.Bool(true)}),
 		charts.WithXAxisOpts(opts.XAxis{Type: "value", Name: spec.XName, NameLocation: "middle", NameGap: 26,
-			Scale: opts.Bool(true), SplitLine: &opts.SplitLine{Show: opts.Bool(false)}}),
+			Min: "dataMin", Max: "dataMax", SplitLine: &opts.SplitLine{Show: opts.Bool(false)}}),
 		charts.WithYAxisOpts(yAxis),
 	)
 	for i, s := range spec.Series {
@@ -134,7 +142,7 @@ func renderLineChart(id string, spec ChartSpec) (template.HTML, error) {
 		}
 		color := palette[i%len(palette)]
 		sid := fmt.Sprintf("s%d", i)
-		line := points(s.X, func(j int) any { return finite(s.Y[j]) })
+		line := points(s.X, false, func(j int) any { return finite(s.Y[j]) })
 		c.AddSeries(s.Name, line,
 			charts.WithSeriesId(sid),
 			charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(len(line) <= 40), SymbolSize: 5}),
@@ -146,17 +154,21 @@ func renderLineChart(id string, spec ChartSpec) (template.HTML, error) {
 		}
 		// The band: an invisible lower line with (upper − lower) stacked on it
 		// and filled. All three share the name, so the legend toggles them
-		// together.
+		// together. ECharts stacks the first numeric dimension of the data, so
+		// the band's points are [y, x], encoded back onto the axes; on two
+		// value axes it stacks by data index, and both band series have the
+		// same points.
 		stack := sid + "_band"
 		hidden := opts.LineStyle{Opacity: opts.Float(0)}
-		c.AddSeries(s.Name, points(s.X, func(j int) any { return finite(s.Lower[j]) }),
-			charts.WithSeriesId(sid+"_lo"),
+		yx := charts.WithEncodeOpts(opts.Encode{X: 1, Y: 0})
+		c.AddSeries(s.Name, points(s.X, true, func(j int) any { return finite(s.Lower[j]) }),
+			charts.WithSeriesId(sid+"_lo"), yx,
 			charts.WithLineChartOpts(opts.LineChart{Stack: stack, Symbol: "none"}),
 			charts.WithLineStyleOpts(hidden),
 			charts.WithItemStyleOpts(opts.ItemStyle{Color: color}),
 		)
-		c.AddSeries(s.Name, points(s.X, func(j int) any { return finite(s.Upper[j] - s.Lower[j]) }),
-			charts.WithSeriesId(sid+"_hi"),
+		c.AddSeries(s.Name, points(s.X, true, func(j int) any { return finite(s.Upper[j] - s.Lower[j]) }),
+			charts.WithSeriesId(sid+"_hi"), yx,
 			charts.WithLineChartOpts(opts.LineChart{Stack: stack, Symbol: "none"}),
 			charts.WithLineStyleOpts(hidden),
 			charts.WithItemStyleOpts(opts.ItemStyle{Color: color}),
@@ -164,20 +176,50 @@ func renderLineChart(id string, spec ChartSpec) (template.HTML, error) {
 		)
 	}
 	snip := c.RenderSnippet()
-	return template.HTML(`<div class="chart">` + snip.Element + safeScript(snip.Script) + `</div>`), nil
+	script, ok := scriptBody(snip.Script)
+	if !ok {
+		return "", fmt.Errorf("chart %q: unexpected go-echarts script %.40q", spec.Title, snip.Script)
+	}
+	return template.HTML(`<div class="chart">` + snip.Element + "\n<script>" + safeScript(script) + "</script></div>"), nil
 }
 
-// bandVisitor adds stackStrategy "all" to the band series (go-echarts has no
-// field for it): ECharts' default stacks only values of the same sign, which
-// would break a band whose lower bound is negative.
-type bandVisitor struct{ charts.BaseConfigurationVisitor }
+// scriptBody returns the code inside a <script ...>...</script> element.
+func scriptBody(el string) (string, bool) {
+	el = strings.TrimSpace(el)
+	open := strings.IndexByte(el, '>')
+	if !strings.HasPrefix(el, "<script") || open < 0 || !strings.HasSuffix(el, "</script>") {
+		return "", false
+	}
+	return el[open+1 : len(el)-len("</script>")], true
+}
+
+// chartVisitor adds options go-echarts has no field for: stackStrategy "all"
+// on the band series (ECharts' default stacks only values of the same sign,
+// which would break a band whose lower bound is negative), and a y-axis name
+// that starts at the axis instead of being centered on it (and cut off).
+type chartVisitor struct {
+	charts.BaseConfigurationVisitor
+}
+
+type yAxisWithNameStyle struct {
+	opts.YAxis
+	NameTextStyle map[string]string `json:"nameTextStyle"`
+}
+
+func (chartVisitor) VisitYAxis(ys []opts.YAxis) any {
+	out := make([]yAxisWithNameStyle, len(ys))
+	for i, y := range ys {
+		out[i] = yAxisWithNameStyle{YAxis: y, NameTextStyle: map[string]string{"align": "left"}}
+	}
+	return out
+}
 
 type bandSeries struct {
 	charts.SingleSeries
 	StackStrategy string `json:"stackStrategy,omitempty"`
 }
 
-func (bandVisitor) VisitSeriesOpt(ms charts.MultiSeries) any {
+func (chartVisitor) VisitSeriesOpt(ms charts.MultiSeries) any {
 	out := make([]bandSeries, len(ms))
 	for i, s := range ms {
 		out[i] = bandSeries{SingleSeries: s}

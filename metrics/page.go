@@ -20,8 +20,8 @@ var echartsJS string
 type Section struct {
 	title string
 	wide  bool // spans the whole page width instead of one grid cell
-	// render returns the block's HTML; id is unique within the page and a
-	// valid JavaScript identifier.
+	// render returns the block's HTML; id, for an element of the block, is
+	// unique within the page and a valid JavaScript identifier.
 	render func(id string) (template.HTML, error)
 }
 
@@ -47,9 +47,7 @@ func KeyValues(title string, pairs [][2]string) Section {
 	for i, p := range pairs {
 		rows[i] = []string{p[0], p[1]}
 	}
-	s := Table(title, nil, rows)
-	s.wide = false
-	return s
+	return Table(title, nil, rows)
 }
 
 // Text is a section holding preformatted text (a YAML config, a log
@@ -85,7 +83,7 @@ func RenderPage(w io.Writer, title, subtitle string, sections ...Section) error 
 		if s.render == nil {
 			return fmt.Errorf("section %d (%q): empty section; build it with LineChart, Table or Text", i+1, s.title)
 		}
-		body, err := s.render(id)
+		body, err := s.render(fmt.Sprintf("chart_%d", i+1))
 		if err != nil {
 			return fmt.Errorf("section %d (%q): %w", i+1, s.title, err)
 		}
