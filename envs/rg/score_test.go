@@ -139,3 +139,11 @@ func FuzzScorers(f *testing.F) {
 		}
 	})
 }
+
+func TestStringOps(t *testing.T) {
+	want := []string{"elppA", "APPLE", "apple", "ppl", "ppleA"}
+	for i, op := range stringOps {
+		assert.Equal(t, want[i], op.fn("Apple"), op.desc)
+	}
+	assert.Equal(t, "x", stringOps[4].fn("x"))
+}

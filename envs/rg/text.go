@@ -16,6 +16,8 @@ func textSpecs() []spec {
 		{"spell_backward", "spell a word backward; exact (case and spaces ignored); no knobs", "Give the reversed word.", buildSpellBackward},
 		{"caesar_cipher", "decrypt a Caesar-shifted text; partial: matching word positions / max(len); knobs words [1,12], max_shift [1,25]",
 			"Give the decrypted text.", buildCaesar},
+		{"string_manipulation", "apply a sequence of string operations (reverse, upper/lower case, drop vowels, rotate) to a word; exact, case-sensitive; knob steps [1,6]",
+			"Give the resulting string exactly.", buildStringManipulation},
 		{"reverse_words", "reverse the order of the words of a text; partial: matching word positions / max(len); knob words [2,15]",
 			"Give the words separated by spaces.", buildReverseWords},
 	}
@@ -138,6 +140,57 @@ func buildReverseWords(o *core.Options) task.Generator {
 				r.Shuffle(len(s), func(i, j int) { s[i], s[j] = s[j], s[i] })
 				return strings.Join(s, " ")
 			},
+		}
+	}
+}
+
+// stringOps are the operations of string_manipulation: a description and
+// the function.
+var stringOps = []struct {
+	desc string
+	fn   func(string) string
+}{
+	{"reverse it", reverse},
+	{"convert it to upper case", strings.ToUpper},
+	{"convert it to lower case", strings.ToLower},
+	{"remove every vowel (a, e, i, o, u, either case)", func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if strings.ContainsRune("aeiouAEIOU", r) {
+				return -1
+			}
+			return r
+		}, s)
+	}},
+	{"move its first character to the end", func(s string) string {
+		if len(s) < 2 {
+			return s
+		}
+		return s[1:] + s[:1]
+	}},
+}
+
+func buildStringManipulation(o *core.Options) task.Generator {
+	steps := o.Int("steps", 2, 1, 6)
+	return func(r *rand.Rand) task.Problem {
+		w := words[r.IntN(len(words))]
+		s := w
+		descs := make([]string, steps)
+		for i := range descs {
+			op := stringOps[r.IntN(len(stringOps))]
+			descs[i] = op.desc
+			s = op.fn(s)
+		}
+		ans := s
+		return task.Problem{
+			Question: fmt.Sprintf("Start with the string %q. In order: %s. What is the result?", w, strings.Join(descs, "; then ")),
+			Answer:   ans,
+			Score: func(a string) float64 {
+				if strings.TrimSpace(a) == ans {
+					return 1
+				}
+				return 0
+			},
+			Sample: func(r *rand.Rand) string { return stringOps[r.IntN(len(stringOps))].fn(w) },
 		}
 	}
 }
