@@ -21,10 +21,16 @@ var (
 // when the program could not be started (not found, bad Spec) or when ctx
 // was cancelled; otherwise Result.Status says how the program ended.
 func Run(ctx context.Context, spec Spec) (Result, error) {
-	return run(ctx, spec, Detect())
+	return RunWith(ctx, spec, Detect())
 }
 
-// run is Run under a given isolation (tests force weaker ones).
+// RunWith is Run under iso, one of Available. The zero Isolation runs the
+// program with the wall-clock and output limits only.
+func RunWith(ctx context.Context, spec Spec, iso Isolation) (Result, error) {
+	return run(ctx, spec, iso)
+}
+
+// run is RunWith.
 func run(ctx context.Context, spec Spec, iso Isolation) (Result, error) {
 	if len(spec.Cmd) == 0 || spec.Cmd[0] == "" {
 		return Result{}, errors.New("sandbox: empty Spec.Cmd: give the program to run")
@@ -119,7 +125,7 @@ func classify(res Result, sig syscall.Signal, cause error, lim Limits, iso Isola
 		return StatusTimeout
 	case sig == syscall.SIGXCPU:
 		return StatusCPULimit
-	case sig == syscall.SIGKILL && iso.Limits != LimitsNone &&
+	case sig == syscall.SIGKILL && (iso.Limits == LimitsPrlimit || iso.Limits == LimitsUlimit) &&
 		res.CPU >= time.Duration(cpuSeconds(lim.CPU))*time.Second/2:
 		// At the hard RLIMIT_CPU the kernel sends SIGKILL (a pid-1 program
 		// ignores the soft limit's SIGXCPU). The CPU time rusage reports

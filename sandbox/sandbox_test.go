@@ -62,7 +62,8 @@ func TestDetect(t *testing.T) {
 	assert.Equal(t, iso.Network == NetBwrap, iso.bwrap != "", "bwrap is used exactly in bwrap mode")
 	assert.Equal(t, iso.NetworkIsolated(), !strings.Contains(iso.String(), "NOT isolated ("), iso.String())
 	assert.Equal(t, iso, Detect(), "cached")
-	all := available()
+	all := Available()
+	assert.Equal(t, available(), all, "cached")
 	assert.Equal(t, iso, all[0], "the strongest that works")
 	assert.Equal(t, NetNone, all[len(all)-1].Network, "the last has no namespaces")
 	if _, err := exec.LookPath("bwrap"); err == nil && iso.Network != NetBwrap {
@@ -80,7 +81,7 @@ func TestEachIsolation(t *testing.T) {
 	port := fmt.Sprint(listen(t))
 	outside := filepath.Join(t.TempDir(), "outside.txt")
 	writeOutside := fmt.Sprintf("open(%q, 'w').write('x')\nprint('wrote')", outside)
-	for i, iso := range available() {
+	for i, iso := range Available() {
 		t.Run(fmt.Sprintf("%d-%s-pid=%v", i, iso.Network, iso.PID), func(t *testing.T) {
 			t.Logf("%s", iso)
 			res, err := run(context.Background(), pySpec(py, "print(input()[::-1])", "abc", fast), iso)
@@ -280,8 +281,9 @@ func TestNoIsolationStillLimits(t *testing.T) {
 	// The weakest mode (no namespaces, no rlimits) keeps the wall and
 	// output limits, and does let the network through.
 	py := python(t)
-	none := Isolation{Network: NetNone, Limits: LimitsNone}
-	res, err := run(context.Background(), pySpec(py, "while True:\n    pass", "", Limits{Wall: time.Second}), none)
+	none := Isolation{}
+	assert.False(t, none.NetworkIsolated())
+	res, err := RunWith(context.Background(), pySpec(py, "while True:\n    pass", "", Limits{Wall: time.Second}), none)
 	require.NoError(t, err)
 	assert.Equal(t, StatusTimeout, res.Status)
 
@@ -295,7 +297,7 @@ func TestNoIsolationStillLimits(t *testing.T) {
 func TestUlimitFallback(t *testing.T) {
 	t.Parallel()
 	py := python(t)
-	iso := available()[0]
+	iso := Detect()
 	sh, err := lookSh()
 	if err != nil {
 		t.Skip("no sh on this machine")

@@ -33,8 +33,9 @@
 // default 1), memory_mb (default 256), output_kb (default 1024), concurrency
 // (tests run at once, default 4), python (interpreter, default python3),
 // max_tests (default 12), fail_fast (skip the tests after the first failure,
-// default false), style (gem or brief), format_penalty (0 to 1, default
-// 0.1). Where python3 is missing, Make fails with an error saying how to
+// default false), isolation (auto — the strongest the machine allows — or
+// bwrap, netns, userns+netns, none; see package sandbox), style (gem or
+// brief), format_penalty (0 to 1, default 0.1). Where python3 is missing, Make fails with an error saying how to
 // install it. A wall-clock limit of 1 s is GEM's; on a loaded machine a
 // larger timeout avoids failing correct programs.
 package code

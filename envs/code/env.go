@@ -30,6 +30,11 @@ type Config struct {
 	FailFast bool
 	// Style is the instruction style (core.StyleGEM or core.StyleBrief).
 	Style core.Style
+	// Isolation names the sandbox isolation to run tests under: "auto" or
+	// "" (the strongest, sandbox.Detect), or a sandbox.Isolation.Network
+	// value of one of sandbox.Available ("bwrap", "netns", "userns+netns",
+	// "none"): weaker ones start faster.
+	Isolation string
 	// FormatPenalty is the penalty of a response without a code block (the
 	// reward is -FormatPenalty); it takes the value given, 0 included.
 	FormatPenalty float64
@@ -103,6 +108,10 @@ func New(problems []Problem, cfg Config) (*Env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("code envs run solutions with Python 3: %w (option python)", err)
 	}
+	iso, err := pickIsolation(cfg.Isolation)
+	if err != nil {
+		return nil, err
+	}
 	return &Env{
 		problems: problems,
 		cfg:      cfg,
@@ -116,9 +125,26 @@ func New(problems []Problem, cfg Config) (*Env, error) {
 			},
 			Concurrency: cfg.Concurrency,
 			FailFast:    cfg.FailFast,
+			Isolation:   iso,
 		},
-		iso: sandbox.Detect().String(),
+		iso: iso.String(),
 	}, nil
+}
+
+// pickIsolation returns the isolation named (see Config.Isolation).
+func pickIsolation(name string) (sandbox.Isolation, error) {
+	all := sandbox.Available()
+	if name == "" || name == "auto" {
+		return all[0], nil
+	}
+	var names []string
+	for _, iso := range all {
+		if iso.Network == name {
+			return iso, nil
+		}
+		names = append(names, iso.Network)
+	}
+	return sandbox.Isolation{}, fmt.Errorf("code: isolation %q is not available on this machine (available: auto, %s)", name, strings.Join(names, ", "))
 }
 
 // Problems returns the env's problem set (not a copy: do not modify it).

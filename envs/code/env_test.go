@@ -84,7 +84,7 @@ func TestReferenceSolutionsPassEveryTest(t *testing.T) {
 	needPython(t)
 	py, err := sandbox.FindPython("python3")
 	require.NoError(t, err)
-	j := Judge{Python: py, Limits: sandbox.Limits{Wall: 30 * time.Second, CPU: 10 * time.Second, MemoryBytes: 256 << 20, OutputBytes: 1 << 20}, Concurrency: 8}
+	j := Judge{Python: py, Isolation: sandbox.Detect(), Limits: sandbox.Limits{Wall: 30 * time.Second, CPU: 10 * time.Second, MemoryBytes: 256 << 20, OutputBytes: 1 << 20}, Concurrency: 8}
 	for _, p := range SampleProblems() {
 		src, err := os.ReadFile(filepath.Join("testdata", "solutions", p.ID+".py"))
 		require.NoError(t, err)
@@ -339,10 +339,31 @@ func TestMakeOptions(t *testing.T) {
 		{"code:sample", []core.Option{core.With("concurrency", 0)}, "concurrency"},
 		{"code:sample", []core.Option{core.With("path", "x")}, "unknown option path"},
 		{"code:sample", []core.Option{core.With("python", "no-such-python-gemgo")}, "apt-get install python3"},
+		{"code:sample", []core.Option{core.With("isolation", "chroot")}, "allowed values are auto, bwrap, netns"},
 	} {
 		_, err := r.Make(tc.id, tc.opts...)
 		assert.ErrorContains(t, err, tc.want, "%s %v", tc.id, tc.opts)
 	}
+	// Every isolation that works here can be chosen; the env says which.
+	picked := map[string]bool{}
+	for _, iso := range sandbox.Available() {
+		if picked[iso.Network] {
+			continue // a name picks its strongest setup (with a pid namespace)
+		}
+		picked[iso.Network] = true
+		env, err := r.Make("code:sample", core.With("isolation", iso.Network))
+		require.NoError(t, err)
+		_, info, err := env.Reset(0)
+		require.NoError(t, err)
+		assert.Equal(t, iso.String(), info["sandbox"])
+	}
+	for _, name := range []string{sandbox.NetBwrap, sandbox.NetNamespace, sandbox.NetUserNamespace} {
+		if !picked[name] {
+			_, err := r.Make("code:sample", core.With("isolation", name))
+			assert.ErrorContains(t, err, "not available on this machine")
+		}
+	}
+
 	bad := filepath.Join(dir, "bad.jsonl")
 	require.NoError(t, os.WriteFile(bad, []byte(`{"question": "q", "tests": [{"input": "", "output": "1"}]}`+"\n{oops\n"), 0o644))
 	_, err = r.Make("code:jsonl", core.With("path", bad))

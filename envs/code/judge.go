@@ -53,6 +53,9 @@ type Judge struct {
 	Concurrency int
 	// FailFast skips the tests after the first failing one.
 	FailFast bool
+	// Isolation is the sandbox isolation of each run (one of
+	// sandbox.Available; the zero value has none).
+	Isolation sandbox.Isolation
 }
 
 // Run judges code on tests. The results are in test order and depend only
@@ -128,12 +131,12 @@ func (j Judge) Run(ctx context.Context, code string, tests []Test) ([]TestResult
 
 // runOne runs code on one test.
 func (j Judge) runOne(ctx context.Context, code string, tc Test) (TestResult, error) {
-	res, err := sandbox.Run(ctx, sandbox.Spec{
+	res, err := sandbox.RunWith(ctx, sandbox.Spec{
 		Cmd:    []string{j.Python, "-I", "-S", "solution.py"},
 		Files:  map[string][]byte{"solution.py": []byte(code + "\n")},
 		Stdin:  []byte(tc.Input),
 		Limits: j.Limits,
-	})
+	}, j.Isolation)
 	if err != nil {
 		return TestResult{}, fmt.Errorf("judge: %w", err)
 	}

@@ -1,0 +1,41 @@
+package code
+
+import (
+	"testing"
+
+	"github.com/gemgo/gemgo/sandbox"
+)
+
+// BenchmarkStep judges a correct program on sum_two's 5 tests (5 python3
+// runs, 4 at a time).
+func BenchmarkStep(b *testing.B) {
+	if _, err := sandbox.FindPython("python3"); err != nil {
+		b.Skip(err)
+	}
+	env, err := New(SampleProblems()[:1], loaded())
+	if err != nil {
+		b.Fatal(err)
+	}
+	action := block("a, b = map(int, input().split())\nprint(a + b)")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := env.Reset(0); err != nil {
+			b.Fatal(err)
+		}
+		st, err := env.Step(action)
+		if err != nil || st.Reward != 1 {
+			b.Fatalf("%v %v %s", err, st.Reward, st.Obs)
+		}
+	}
+}
+
+// BenchmarkExtractCode reads the program from a typical response.
+func BenchmarkExtractCode(b *testing.B) {
+	resp := "Let me think.\n```python\nprint(0)\n```\nFinal:\n" + block("import sys\nprint(sum(map(int, sys.stdin.read().split())))")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := ExtractCode(resp); !ok {
+			b.Fatal("no code")
+		}
+	}
+}
