@@ -2,13 +2,21 @@
 // small deterministic env that tests of env-consuming code build on.
 //
 // CheckEnv runs one env through the contract of envs.Env: determinism per
-// seed, finite rewards, the turn limit announced by Reset, Terminated and
-// Truncated kept apart, format errors, hostile action strings, misuse
-// errors. Every registered env passes it (see envs/builtins_test.go):
+// seed (fresh, reused and reset mid-episode), finite rewards, the turn
+// limit announced by Reset, Terminated and Truncated kept apart, format
+// errors and their reward, hostile action strings, misuse errors, and no
+// state shared between two envs of one factory. Every registered env passes
+// it (see envs/builtins_test.go):
 //
 //	func TestMyEnv(t *testing.T) {
 //		envtest.CheckEnv(t, func() (envs.Env, error) { return mygame.New(mygame.Easy) })
 //	}
+//
+// Options tune it: Episodes (random episodes played, default 32), Mutations
+// (damaged valid actions tried, default 128; few for envs that start
+// processes) and FreeText (the env reads text without \boxed{}). Run it
+// under go test -race as well: the concurrency check then also reports data
+// races between envs.
 //
 // Toy is a tiny guessing game that follows the same contract; wrappers,
 // the vector env and rollout code use it in their tests so that they do not
