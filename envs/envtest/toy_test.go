@@ -2,6 +2,8 @@ package envtest
 
 import (
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gemgo/gemgo/envs/core"
@@ -32,7 +34,7 @@ func TestToyBisectionWins(t *testing.T) {
 		lo, hi, ret := 1, 9, 0.0
 		for turn := 1; ; turn++ {
 			g := (lo + hi) / 2
-			st, err := env.Step(core.Boxed(string(rune('0' + g))))
+			st, err := env.Step(core.Boxed(strconv.Itoa(g)))
 			require.NoError(t, err)
 			ret += st.Reward
 			if st.Terminated {
@@ -42,10 +44,10 @@ func TestToyBisectionWins(t *testing.T) {
 				break
 			}
 			require.False(t, st.Truncated, "seed %d: bisection needs at most 4 guesses", seed)
-			switch st.Obs[len(st.Obs)-5:] {
-			case "igher":
+			switch {
+			case strings.HasSuffix(st.Obs, " higher"):
 				lo = g + 1
-			case "lower":
+			case strings.HasSuffix(st.Obs, " lower"):
 				hi = g - 1
 			default:
 				t.Fatalf("unexpected feedback %q", st.Obs)
