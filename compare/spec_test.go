@@ -1,0 +1,96 @@
+package compare
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseSpecErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      []string
+	}{
+		{"empty", "", []string{"empty sweep file"}},
+		{"unknown key", "base: x.yaml\narms: [{name: a}]\nseeds: [1, 2, 3]\nseed: 4\n",
+			[]string{"unknown key seed in the sweep", "valid keys: name, base, set, arms, seeds"}},
+		{"unknown arm key", "base: x.yaml\narms: [{name: a, sets: [x=1]}]\nseeds: [1, 2, 3]\n",
+			[]string{"unknown key sets in an arm", "valid keys: name, set"}},
+		{"no base", "arms: [{name: a}]\nseeds: [1, 2, 3]\n", []string{"base is missing"}},
+		{"list base", "base: [a, b]\narms: [{name: a}]\nseeds: [1, 2, 3]\n", []string{"base (line 1) must be"}},
+		{"no arms", "base: x.yaml\nseeds: [1, 2, 3]\n", []string{"arms is empty"}},
+		{"two seeds", "base: x.yaml\narms: [{name: a}]\nseeds: [1, 2]\n", []string{"at least 3"}},
+		{"repeated seed", "base: x.yaml\narms: [{name: a}]\nseeds: [1, 2, 2]\n", []string{"seed 2 is listed twice"}},
+		{"bad arm name", "base: x.yaml\narms: [{name: a/b}]\nseeds: [1, 2, 3]\n", []string{`arms[0].name = "a/b"`}},
+		{"repeated arm", "base: x.yaml\narms: [{name: a}, {name: a}]\nseeds: [1, 2, 3]\n", []string{`arms[1].name = "a" is used twice`}},
+		{"threshold", "base: x.yaml\narms: [{name: a}]\nseeds: [1, 2, 3]\nthreshold: 1.5\n", []string{"threshold = 1.5"}},
+		{"bad type", "base: x.yaml\narms: [{name: a}]\nseeds: [one, 2, 3]\n", []string{"YAML:", "one"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseSpec([]byte(tc.src))
+			require.Error(t, err)
+			for _, w := range tc.want {
+				assert.ErrorContains(t, err, w)
+			}
+		})
+	}
+	s, err := ParseSpec([]byte("base: x.yaml\narms: [{name: a}]\nseeds: [1, 2, 3]\n"))
+	require.NoError(t, err)
+	assert.Equal(t, 0.5, s.Threshold, "default threshold")
+}
+
+func TestLoadSpecResolvesBase(t *testing.T) {
+	dir := t.TempDir()
+	cfgDir := filepath.Join(dir, "configs")
+	require.NoError(t, os.MkdirAll(cfgDir, 0o755))
+	base := "iterations: 7\nrollout: {episodes: 0, steps: 64}\n"
+	require.NoError(t, os.WriteFile(filepath.Join(cfgDir, "base.yaml"), []byte(base), 0o644))
+	sweep := "base: base.yaml\narms: [{name: a, set: [algo.name=reinforce]}]\nseeds: [4, 5, 6]\n"
+	require.NoError(t, os.WriteFile(filepath.Join(cfgDir, "sw.yaml"), []byte(sweep), 0o644))
+
+	// A bare name is found in the config directory, and so is its base.
+	s, err := LoadSpec("sw", cfgDir)
+	require.NoError(t, err)
+	runs, err := s.Plan(filepath.Join(dir, "out"), nil)
+	require.NoError(t, err)
+	require.Len(t, runs, 3)
+	assert.Equal(t, 7, runs[0].Cfg.Iterations)
+	assert.Equal(t, "reinforce", runs[2].Cfg.Algo.Name)
+	assert.Equal(t, uint64(6), runs[2].Cfg.Seed)
+
+	_, err = LoadSpec("missing", cfgDir)
+	assert.ErrorContains(t, err, "no such file")
+
+	// A base that does not exist is reported when planning.
+	require.NoError(t, os.WriteFile(filepath.Join(cfgDir, "bad.yaml"), []byte("base: nope.yaml\narms: [{name: a}]\nseeds: [1, 2, 3]\n"), 0o644))
+	s, err = LoadSpec("bad", cfgDir)
+	require.NoError(t, err)
+	_, err = s.Plan(dir, nil)
+	assert.ErrorContains(t, err, "base config")
+}
+
+// FuzzParseSpec checks that no sweep file makes ParseSpec panic, and that
+// an accepted one satisfies the checks it promises.
+func FuzzParseSpec(f *testing.F) {
+	f.Add(tinySweep)
+	f.Add("base: x.yaml\narms: [{name: a}]\nseeds: [1, 2, 3]\n")
+	f.Add("base: {iterations: 3}\narms: [{name: a, set: [a=b]}]\nseeds: [1, 2, 3]\nthreshold: 0.7\n")
+	f.Add("arms: 3")
+	f.Fuzz(func(t *testing.T, src string) {
+		s, err := ParseSpec([]byte(src))
+		if err != nil {
+			return
+		}
+		if len(s.Seeds) < MinSeeds || len(s.Arms) < 1 || !(s.Threshold > 0 && s.Threshold <= 1) {
+			t.Fatalf("accepted an invalid sweep: %+v", s)
+		}
+		for _, a := range s.Arms {
+			if !armName.MatchString(a.Name) {
+				t.Fatalf("accepted arm name %q", a.Name)
+			}
+		}
+	})
+}
