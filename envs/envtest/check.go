@@ -32,8 +32,9 @@ type reporter interface {
 //     the middle of an episode);
 //   - under random valid actions (SampleAction, when the env has one) an
 //     episode lasts more than max_turns steps, a reward is NaN or infinite,
-//     Terminated and Truncated are both true, or a sampled action is a
-//     format error (Info core.InfoFormatError);
+//     Terminated and Truncated are both true, a sampled action is a format
+//     error (Info core.InfoFormatError), or Info core.InfoTurn, when set,
+//     is not the int number of turns taken;
 //   - a response with no complete \boxed{} does not terminate the episode
 //     (Terminated, not Truncated) with Info format_error and the reward
 //     core.RewardFormatError, or FormatErrorReward() for an env that

@@ -137,6 +137,8 @@ func (f *flawed) Step(action string) (envs.Step, error) {
 		if st.Info[core.InfoFormatError] == true {
 			st.Reward = -1
 		}
+	case "turn off by one":
+		st.Info[core.InfoTurn] = st.Info[core.InfoTurn].(int) - 1
 	case "success not bool":
 		if st.Done() {
 			st.Info[core.InfoSuccess] = "yes"
@@ -179,6 +181,7 @@ func TestCheckEnvCatchesFlaws(t *testing.T) {
 		{flaw: "success not bool", want: "want a bool"},
 		{flaw: "bad sampler", want: "SampleAction returned \"guess 3\""},
 		{flaw: "shared state", want: "stepped in turns by two envs"},
+		{flaw: "turn off by one", want: `Info["turn"] = 0 (int): want the int 1`},
 	}
 	for _, c := range cases {
 		t.Run(c.flaw, func(t *testing.T) {

@@ -132,6 +132,10 @@ func (c *checker) randomEpisodes(env envs.Env) {
 			if !ok {
 				return
 			}
+			if v, has := st.Info[core.InfoTurn]; has && v != any(turn) {
+				c.fail(check, "seed %d, turn %d: Info[%q] = %v (%T): want the int %d, the turns taken so far", seed, turn, core.InfoTurn, v, v, turn)
+				return
+			}
 			if sampled && st.Info[core.InfoFormatError] == true {
 				c.fail(check, "seed %d, turn %d: SampleAction returned %s, which the env reports as a format error", seed, turn, quote(a))
 				return
