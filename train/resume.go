@@ -1,6 +1,9 @@
 package train
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -38,6 +41,9 @@ func (r *runner) resume() error {
 	if err := r.build(); err != nil {
 		return err
 	}
+	if err := dropRowsAfter(r.dir, r.prog.Iteration); err != nil {
+		return fmt.Errorf("resume %s: metrics: %w", r.dir, err)
+	}
 	if ck.PolicyAdam != nil {
 		if err := r.tr.SetState(*ck.PolicyAdam); err != nil {
 			return fmt.Errorf("resume %s: %w", r.dir, err)
@@ -49,4 +55,34 @@ func (r *runner) resume() error {
 		}
 	}
 	return nil
+}
+
+// dropRowsAfter rewrites dir's metrics.jsonl without the rows logged after
+// iteration it (a run that crashed after its last checkpoint logged them;
+// the resumed run logs them again, identically).
+func dropRowsAfter(dir string, it int) error {
+	path := filepath.Join(dir, MetricsFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var keep []byte
+	dropped := false
+	for _, line := range bytes.SplitAfter(data, []byte("\n")) {
+		var row struct {
+			Iteration *int `json:"iteration"`
+		}
+		if json.Unmarshal(line, &row) == nil && row.Iteration != nil && *row.Iteration > it {
+			dropped = true
+			continue
+		}
+		keep = append(keep, line...)
+	}
+	if !dropped {
+		return nil
+	}
+	return writeFileAtomic(path, keep)
 }

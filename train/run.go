@@ -12,6 +12,7 @@ import (
 	"github.com/gemgo/gemgo/algo"
 	"github.com/gemgo/gemgo/buffer"
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/metrics"
 	"github.com/gemgo/gemgo/policy"
 	"github.com/gemgo/gemgo/rollout"
 )
@@ -70,6 +71,8 @@ type runner struct {
 	rng    *rand.Rand
 	prog   progress
 	start  time.Time
+	log    *metrics.Logger
+	last   EvalResult // the latest evaluation
 }
 
 // Run trains as cfg says in opts.Dir, or resumes the run there.
@@ -100,13 +103,20 @@ func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (Res
 	if err != nil {
 		return r.result(), err
 	}
+	if r.log, err = metrics.NewLogger(r.dir); err != nil {
+		return r.result(), err
+	}
+	defer r.log.Close()
 	err = r.loop(ctx)
+	if rerr := r.writeReport(); rerr != nil && err == nil {
+		err = rerr
+	}
 	return r.result(), err
 }
 
 func (r *runner) result() Result {
 	return Result{Dir: r.dir, Iterations: r.prog.Iteration, EnvSteps: r.prog.EnvSteps, Episodes: r.prog.Episodes,
-		Wall: time.Duration((r.prog.WallSeconds + time.Since(r.start).Seconds()) * float64(time.Second)), BestSuccess: r.prog.BestSuccess}
+		Wall: time.Duration((r.prog.WallSeconds + time.Since(r.start).Seconds()) * float64(time.Second)), BestSuccess: r.prog.BestSuccess, FinalEval: r.last}
 }
 
 // init starts a new run: directory, tokenizer, policy, warm-up.
@@ -218,6 +228,11 @@ func (r *runner) loop(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		m := algo.Metrics{}
+		e.record(m)
+		if err := r.log.Log(0, m); err != nil {
+			return err
+		}
 		r.obs.Eval(e)
 	}
 	var buf buffer.Buffer
@@ -259,15 +274,18 @@ func (r *runner) loop(ctx context.Context) error {
 				return err
 			}
 			r.prog.BestSuccess = max(r.prog.BestSuccess, e.SuccessRate)
-			m["eval/success_rate"] = e.SuccessRate
-			m["eval/return"] = e.MeanReturn
-			m["eval/turns"] = e.MeanTurns
-			m["eval/solved_turns"] = e.SolvedTurns
+			e.record(m)
 			r.obs.Eval(e)
+		}
+		if err := r.log.Log(it, m); err != nil {
+			return err
 		}
 		r.obs.Iteration(it, m)
 		if (cfg.Checkpoint.Every > 0 && it%cfg.Checkpoint.Every == 0) || it == cfg.Iterations {
 			if err := r.saveCheckpoint(CheckpointFile); err != nil {
+				return err
+			}
+			if err := r.writeReport(); err != nil {
 				return err
 			}
 		}
@@ -320,7 +338,16 @@ func (r *runner) evaluate(ctx context.Context, it int) (EvalResult, error) {
 	if solved > 0 {
 		e.SolvedTurns /= float64(solved)
 	}
+	r.last = e
 	return e, nil
+}
+
+// record adds the evaluation to an iteration's metrics.
+func (e EvalResult) record(m algo.Metrics) {
+	m["eval/success_rate"] = e.SuccessRate
+	m["eval/episodic_return"] = e.MeanReturn
+	m["eval/turns"] = e.MeanTurns
+	m["eval/solved_turns"] = e.SolvedTurns
 }
 
 type nopObserver struct{}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gemgo/gemgo/algo"
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/metrics"
 	"github.com/gemgo/gemgo/policy"
 )
 
@@ -94,6 +95,17 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 
 			assert.Equal(t, stable(full.iters), stable(append(first.iters, second.iters...)))
 			assert.Equal(t, resA.EnvSteps, resB.EnvSteps)
+			rowsA, err := metrics.ReadJSONL(filepath.Join(dirA, MetricsFile))
+			require.NoError(t, err)
+			rowsB, err := metrics.ReadJSONL(filepath.Join(dirB, MetricsFile))
+			require.NoError(t, err)
+			require.Len(t, rowsB, len(rowsA))
+			require.Len(t, rowsA, 5, "the evaluation before training and 4 iterations")
+			for i := range rowsA {
+				assert.Equal(t, rowsA[i].Iteration, rowsB[i].Iteration)
+				assert.Equal(t, stable([]algo.Metrics{rowsA[i].Metrics}), stable([]algo.Metrics{rowsB[i].Metrics}))
+			}
+			assert.FileExists(t, filepath.Join(dirB, ReportFile))
 			a, err := policy.LoadCheckpoint(filepath.Join(dirA, FinalFile))
 			require.NoError(t, err)
 			b, err := policy.LoadCheckpoint(filepath.Join(dirB, FinalFile))
@@ -136,4 +148,15 @@ func TestRunErrors(t *testing.T) {
 	_, err = Run(context.Background(), cfg, reg, Options{Dir: filepath.Join(blocker, "run")})
 	assert.ErrorContains(t, err, "-out")
 	assert.False(t, errors.Is(err, ErrInterrupted))
+}
+
+func TestDropRowsAfter(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, MetricsFile)
+	require.NoError(t, os.WriteFile(path, []byte("{\"iteration\":0,\"a\":1}\n{\"iteration\":1,\"a\":2}\n{\"iteration\":2,\"a\":3}\n"), 0o644))
+	require.NoError(t, dropRowsAfter(dir, 1))
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, "{\"iteration\":0,\"a\":1}\n{\"iteration\":1,\"a\":2}\n", string(data))
+	require.NoError(t, dropRowsAfter(t.TempDir(), 3), "no metrics file is fine")
 }
