@@ -1,9 +1,11 @@
 package compare
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -45,6 +47,13 @@ type RunData struct {
 // (a run killed after logging it and resumed), the later row counts.
 func LoadRun(r Run) RunData {
 	d := RunData{Run: r, Wall: math.NaN()}
+	if have, err := os.ReadFile(filepath.Join(r.Dir, train.ConfigFile)); err == nil {
+		want, err := r.Cfg.Marshal()
+		if err != nil || !bytes.Equal(bytes.TrimSpace(have), bytes.TrimSpace(want)) {
+			d.Err = fmt.Errorf("%s holds a run of another config: left out", r.Dir)
+			return d
+		}
+	}
 	rows, err := metrics.ReadJSONL(filepath.Join(r.Dir, metrics.JSONLName))
 	if err != nil {
 		d.Err = err

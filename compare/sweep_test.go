@@ -171,3 +171,42 @@ func TestPlanHoldsEqual(t *testing.T) {
 	assert.ErrorContains(t, err, "arm rebn")
 	assert.ErrorContains(t, err, "algo.gamma")
 }
+
+// cancelOn cancels a context the first time a progress line contains want
+// (as Ctrl-C would in the middle of a run).
+type cancelOn struct {
+	want   string
+	cancel context.CancelFunc
+}
+
+func (c cancelOn) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), c.want) {
+		c.cancel()
+	}
+	return len(p), nil
+}
+
+func TestInterruptedRunResumes(t *testing.T) {
+	spec, err := ParseSpec([]byte(tinySweep))
+	require.NoError(t, err)
+	runs, err := spec.Plan(t.TempDir(), nil)
+	require.NoError(t, err)
+	runs = runs[:1]
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done, err := Execute(ctx, runs, ExecOptions{Log: cancelOn{want: "it 1/2", cancel: cancel}})
+	require.ErrorIs(t, err, train.ErrInterrupted)
+	require.Equal(t, Interrupted, done[0].Outcome)
+	st, err := State(runs[0])
+	require.NoError(t, err)
+	require.Equal(t, Partial, st, "the interrupted run left a checkpoint")
+	assert.Equal(t, 1, LoadRun(runs[0]).Iterations)
+
+	done, err = Execute(context.Background(), runs, ExecOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, Resumed, done[0].Outcome)
+	d := LoadRun(runs[0])
+	require.NoError(t, d.Err)
+	assert.Equal(t, 2, d.Iterations)
+	assert.Len(t, d.Success.X, 3, "evaluations at iterations 0, 1, 2, none repeated")
+}

@@ -79,10 +79,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "sweep %s: %d arms × %d seeds = %d runs, %d at once, in %s\n",
 			spec.Name, len(spec.Arms), len(spec.Seeds), len(runs), max(*parallel, 1), *out)
 		start := time.Now()
-		var done []compare.Done
-		done, runErr = compare.Execute(ctx, runs, compare.ExecOptions{Parallel: *parallel, Registry: envs.Builtins(), Log: stdout})
+		_, runErr = compare.Execute(ctx, runs, compare.ExecOptions{Parallel: *parallel, Registry: envs.Builtins(), Log: stdout})
 		fmt.Fprintf(stdout, "sweep wall time %s\n", time.Since(start).Round(time.Second))
-		_ = done
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fmt.Fprintln(stderr, "compare:", err)

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const sweep = `
+name: cmdtest
+base:
+  iterations: 2
+  model: {layers: 1, d_model: 16, heads: 2, context: 64}
+  tokenizer: {corpus_episodes: 20}
+  warmup: {steps: 3, batch_size: 8, lr: 0.003}
+  env: {num_envs: 8}
+  rollout: {episodes: 0, steps: 24}
+  algo: {minibatch_size: 16}
+  eval: {every: 1, episodes: 8}
+arms:
+  - name: reinforce
+    set: [algo.name=reinforce]
+seeds: [1, 2, 3]
+`
+
+func TestRun(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sweep.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(sweep), 0o644))
+	out := filepath.Join(dir, "out")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"-config", path, "-out", out, "-parallel", "2", "-set", "algo.gamma=0.8"}, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	assert.Contains(t, stdout.String(), "1 arms × 3 seeds = 3 runs, 2 at once")
+	assert.Contains(t, stdout.String(), "final greedy success")
+	assert.FileExists(t, filepath.Join(out, "report.html"))
+	cfg, err := os.ReadFile(filepath.Join(out, "reinforce", "seed3", "config.yaml"))
+	require.NoError(t, err)
+	assert.Contains(t, string(cfg), "gamma: 0.8", "-set applies to every run")
+
+	stdout.Reset()
+	code = run(context.Background(), []string{"-config", path, "-out", out, "-set", "algo.gamma=0.8"}, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	assert.Equal(t, 3, strings.Count(stdout.String(), "skipped (already finished)"))
+
+	// Another -set is another config: the old runs are not reused.
+	stdout.Reset()
+	stderr.Reset()
+	code = run(context.Background(), []string{"-config", path, "-out", out}, &stdout, &stderr)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stdout.String(), "another config")
+	page, err := os.ReadFile(filepath.Join(out, "report.html"))
+	require.NoError(t, err)
+	assert.Contains(t, string(page), "holds a run of another config: left out", "the report does not count them")
+
+	// Interrupted before any run starts: exit 130 and a hint.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	stderr.Reset()
+	code = run(ctx, []string{"-config", path, "-out", filepath.Join(dir, "out2")}, &stdout, &stderr)
+	assert.Equal(t, 130, code)
+	assert.Contains(t, stderr.String(), "run the same command again")
+}
+
+func TestRunUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "give a sweep with -config"},
+		{[]string{"-config", "no_such_sweep"}, "no such file"},
+		{[]string{"-bogus"}, "flag provided but not defined"},
+		{[]string{"-config", "x", "extra"}, "no positional arguments"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), tc.args, &stdout, &stderr)
+		assert.Equal(t, 2, code, tc.args)
+		assert.Contains(t, stderr.String(), tc.want, tc.args)
+	}
+}
