@@ -36,6 +36,12 @@ func (m *multi) Set(s string) error { *m = append(*m, s); return nil }
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	go func() {
+		// The first Ctrl-C lets every running run save a checkpoint; a
+		// second one kills the process.
+		<-ctx.Done()
+		stop()
+	}()
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
 
