@@ -18,9 +18,11 @@ type stub struct {
 	closed   bool
 }
 
-func (s *stub) Reset(uint64) (string, Info, error) { return "start", Info{InfoMaxTurns: s.maxTurns}, nil }
-func (s *stub) Step(string) (Step, error)          { return Step{Terminated: true}, nil }
-func (s *stub) Close() error                       { s.closed = true; return nil }
+func (s *stub) Reset(uint64) (string, Info, error) {
+	return "start", Info{InfoMaxTurns: s.maxTurns}, nil
+}
+func (s *stub) Step(string) (Step, error) { return Step{Terminated: true}, nil }
+func (s *stub) Close() error              { s.closed = true; return nil }
 
 func stubFactory(made *[]*stub) Factory {
 	return func(o *Options) (Env, error) {
