@@ -3,6 +3,7 @@ package metrics
 import (
 	"context"
 	"flag"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -31,6 +32,7 @@ type browserLog struct {
 	exceptions []string
 	consoleErr []string
 	requests   []string
+	urls       map[network.RequestID]string
 	failed     []string
 }
 
@@ -55,8 +57,12 @@ func (b *browserLog) listen(ev any) {
 		}
 	case *network.EventRequestWillBeSent:
 		b.requests = append(b.requests, ev.Request.URL)
+		if b.urls == nil {
+			b.urls = map[network.RequestID]string{}
+		}
+		b.urls[ev.RequestID] = ev.Request.URL
 	case *network.EventLoadingFailed:
-		b.failed = append(b.failed, ev.ErrorText)
+		b.failed = append(b.failed, fmt.Sprintf("%s: %s (canceled %v)", b.urls[ev.RequestID], ev.ErrorText, ev.Canceled))
 	}
 }
 
@@ -90,6 +96,9 @@ func newBrowser(t *testing.T) (context.Context, *browserLog) {
 	log := &browserLog{}
 	tctx, tcancel := chromedp.NewContext(actx, chromedp.WithListener(log.listen))
 	t.Cleanup(tcancel)
+	start := time.Now()
+	require.NoError(t, chromedp.Do(tctx), "start chromium")
+	t.Logf("chromium started in %v", time.Since(start).Round(time.Millisecond))
 	return tctx, log
 }
 
@@ -127,6 +136,17 @@ const bandProbeJS = `(function () {
   return Array.from(cv.getContext("2d").getImageData(Math.round(px[0] * r), Math.round(px[1] * r), 1, 1).data);
 })()`
 
+// tooltipProbeJS shows the axis tooltip at data point 3 of the first chart
+// and returns its text.
+const tooltipProbeJS = `new Promise(function (resolve) {
+  var el = document.querySelector(".chart .item"), c = echarts.getInstanceByDom(el);
+  c.dispatchAction({type: "showTip", seriesIndex: 0, dataIndex: 3});
+  setTimeout(function () {
+    var tips = Array.from(el.querySelectorAll("div")).filter(function (d) { return d.textContent.indexOf("ReBN:") >= 0; });
+    resolve(tips.length ? tips[tips.length - 1].textContent.trim() : "no tooltip");
+  }, 200);
+})`
+
 func serve(t *testing.T, dir string) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
@@ -134,20 +154,25 @@ func serve(t *testing.T, dir string) *httptest.Server {
 	return srv
 }
 
-func (b *browserLog) requireClean(t *testing.T, srv *httptest.Server) {
+// requireClean checks that the page loaded nothing but itself (from srv,
+// at path) and ran without errors.
+func (b *browserLog) requireClean(t *testing.T, srv *httptest.Server, path string) {
 	t.Helper()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	assert.Empty(t, b.exceptions, "JavaScript exceptions")
 	assert.Empty(t, b.consoleErr, "console errors and warnings")
 	assert.Empty(t, b.failed, "failed requests")
-	host := strings.TrimPrefix(srv.URL, "http://")
-	require.NotEmpty(t, b.requests, "the page request itself is seen")
+	var fetched []string
 	for _, r := range b.requests {
 		u, err := url.Parse(r)
 		require.NoError(t, err)
-		assert.Equal(t, host, u.Host, "request to another host: %s", r)
+		if u.Scheme == "data" {
+			continue // inline, e.g. the empty favicon
+		}
+		fetched = append(fetched, r)
 	}
+	assert.Equal(t, []string{srv.URL + path}, fetched, "the page loads nothing but itself")
 }
 
 func screenshot(t *testing.T, ctx context.Context, name string) {
@@ -212,7 +237,7 @@ func testBrowserReport(t *testing.T, ctx context.Context, log *browserLog) {
 	assert.Equal(t, []string{"success rate", "0.969", "mean return", "0.719", "episodes", "64"}, summary)
 
 	screenshot(t, ctx, "report.png")
-	log.requireClean(t, srv)
+	log.requireClean(t, srv, "/report.html")
 }
 
 func testBrowserBands(t *testing.T, ctx context.Context, log *browserLog) {
@@ -257,6 +282,12 @@ func testBrowserBands(t *testing.T, ctx context.Context, log *browserLog) {
 	assert.InDelta(t, 0x54, rgba[0], 20, "band red: %v", rgba)
 	assert.InDelta(t, 0xc6, rgba[2], 20, "band blue: %v", rgba)
 
+	// The tooltip lists each curve once, with its band, hiding the helper
+	// series of the band.
+	tip, err := chromedp.Run(ctx, chromedp.Evaluate[string](tooltipProbeJS, chromedp.EvalAwaitPromise))
+	require.NoError(t, err)
+	assert.Equal(t, "300ReBN: 0.13 [-0.27, 0.53]GRPO: 0.84", tip)
+
 	screenshot(t, ctx, "compare.png")
-	log.requireClean(t, srv)
+	log.requireClean(t, srv, "/compare.html")
 }

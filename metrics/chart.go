@@ -46,6 +46,7 @@ const tooltipJS = `function (ps) {
   var f = function (v) {
     if (v === null || v === undefined || typeof v !== 'number' || !isFinite(v)) { return '–'; }
     var a = Math.abs(v);
+    if (Number.isInteger(v) && a < 1e15) { return String(v); }
     if (a !== 0 && (a >= 1e6 || a < 1e-3)) { return v.toExponential(3); }
     return String(+v.toPrecision(4));
   };
@@ -54,7 +55,7 @@ const tooltipJS = `function (ps) {
     var m = /^(s[0-9]+)_(lo|hi)$/.exec(p.seriesId);
     if (m) { (m[2] === 'lo' ? lo : hi)[m[1]] = p.value[0]; }
   });
-  var out = [echarts.format.encodeHTML(String(ps[0].axisValueLabel))];
+  var out = [f(ps[0].axisValue)];
   ps.forEach(function (p) {
     if (/_(lo|hi)$/.test(p.seriesId)) { return; }
     var s = p.marker + echarts.format.encodeHTML(p.seriesName) + ': <b>' + f(p.value[1]) + '</b>';

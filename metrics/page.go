@@ -117,6 +117,7 @@ var pageTpl = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
+<link rel="icon" href="data:,">
 <style>
   :root { --fg: #1f2328; --muted: #59636e; --line: #d8dee4; --card: #ffffff; --bg: #f6f8fa; }
   * { box-sizing: border-box; }

@@ -179,11 +179,14 @@ func lastValues(rows []Row) Section {
 	return Table("Last logged values", []string{"metric", "value", "iteration"}, table)
 }
 
-// FormatValue formats a metric value for a table: 4 significant digits, NaN
-// as "–".
+// FormatValue formats a metric value for a table: integers (counts) in full,
+// other values to 4 significant digits, NaN as "–".
 func FormatValue(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
 		return "–"
+	case v == math.Trunc(v) && math.Abs(v) < 1e15:
+		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(v, 'g', 4, 64)
 }

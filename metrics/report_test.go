@@ -206,7 +206,9 @@ func TestFormatHelpers(t *testing.T) {
 	assert.Equal(t, "eval success_rate", SeriesName("eval/success_rate"))
 	assert.Equal(t, "plain", SeriesName("plain"))
 	assert.Equal(t, "0.1235", FormatValue(0.123456))
-	assert.Equal(t, "1.235e+05", FormatValue(123456))
+	assert.Equal(t, "1.235e+05", FormatValue(123456.5))
+	assert.Equal(t, "15360", FormatValue(15360))
+	assert.Equal(t, "-3", FormatValue(-3))
 	assert.Equal(t, "–", FormatValue(math.NaN()))
 	for v, want := range map[float64]string{0: "0", 1e-6: "0.000001", 1e-7: "1e-7", 1e21: "1e+21", 123456789: "123456789", -2.5e-10: "-2.5e-10"} {
 		assert.Equal(t, want, formatNumber(v), "%g", v)
