@@ -30,9 +30,19 @@ func getBuf(n int) *[]float32 {
 	return p
 }
 
-// sgemm computes c = alpha·op(a)·op(b) + beta·c. The kernel reads a
-// through row and column strides, so a transposed a costs nothing; a
-// transposed b (small here: weights, keys) is packed into a row-major copy.
+// Blocking of sgemm: the k dimension in blocks of kcBlock, rows in blocks
+// of mcBlock (the packed a block, mcBlock×kcBlock, stays in L2; one packed
+// b panel, kcBlock×16, in L1).
+const (
+	kcBlock = 256
+	mcBlock = 128
+)
+
+// sgemm computes c = alpha·op(a)·op(b) + beta·c. Per block of k it packs
+// op(b) into 16-column panels and, per block of rows, op(a) into 4-row
+// panels (zero-padded at the edges, so the transposes cost nothing extra),
+// then runs the 4×16 kernel on every tile; edge tiles go through a scratch
+// tile. Large products are split over rows across the cores.
 func sgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	// 1. beta
 	if beta != 1 {
@@ -50,67 +60,95 @@ func sgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []fl
 	if k == 0 || alpha == 0 {
 		return
 	}
-	// 2. strides of a; pack a transposed b as k×n
-	aRow, aK := lda, 1
-	if tA {
-		aRow, aK = 1, lda
-	}
-	if tB {
-		p := getBuf(k * n)
-		defer packPool.Put(p)
-		transpose(*p, b, n, k, ldb)
-		b, ldb = *p, n
-	}
-	// 3. the product, split over rows when it is large enough to share
-	if m >= 64 && m*n*k >= 1<<19 {
-		blocks := (m + 3) / 4
-		parallelFor(blocks, func(lo, hi, _ int) {
-			r0, r1 := lo*4, min(m, hi*4)
-			sgemmNN(r1-r0, n, k, alpha, a[r0*aRow:], aRow, aK, b, ldb, c[r0*ldc:], ldc)
-		})
-		return
-	}
-	sgemmNN(m, n, k, alpha, a, aRow, aK, b, ldb, c, ldc)
-}
-
-// transpose writes the cols×rows transpose of src (rows×cols, leading
-// dimension ld) into dst (leading dimension rows).
-func transpose(dst, src []float32, rows, cols, ld int) {
-	for i := 0; i < rows; i++ {
-		row := src[i*ld : i*ld+cols]
-		for j, v := range row {
-			dst[j*rows+i] = v
+	panels := (n + 15) / 16
+	bp := getBuf(panels * 16 * min(k, kcBlock))
+	defer packPool.Put(bp)
+	rowBlocks := (m + 3) / 4
+	for pc := 0; pc < k; pc += kcBlock {
+		kc := min(kcBlock, k-pc)
+		// 2. pack op(b)[pc:pc+kc, :] as panels [jb][p][16]
+		packB(*bp, b, ldb, tB, pc, kc, n)
+		run := func(lo, hi, _ int) {
+			ap := getBuf(min(mcBlock, (hi-lo)*4) * kc)
+			defer packPool.Put(ap)
+			var tile [64]float32
+			for i0 := lo * 4; i0 < min(m, hi*4); i0 += mcBlock {
+				rows := min(mcBlock, min(m, hi*4)-i0)
+				// 3. pack op(a)[i0:i0+rows, pc:pc+kc] as panels [ib][p][4]
+				packA(*ap, a, lda, tA, i0, rows, pc, kc)
+				// 4. tiles
+				for jb := 0; jb < panels; jb++ {
+					bpan := (*bp)[jb*kc*16:]
+					cols := min(16, n-jb*16)
+					for ib := 0; ib*4 < rows; ib++ {
+						apan := (*ap)[ib*kc*4:]
+						r := min(4, rows-ib*4)
+						ci := (i0+ib*4)*ldc + jb*16
+						if r == 4 && cols == 16 {
+							kern4x16(&apan[0], &bpan[0], &c[ci], kc, 1, 4, 16, ldc, alpha)
+							continue
+						}
+						clear(tile[:])
+						kern4x16(&apan[0], &bpan[0], &tile[0], kc, 1, 4, 16, 16, alpha)
+						for rr := 0; rr < r; rr++ {
+							crow := c[ci+rr*ldc : ci+rr*ldc+cols]
+							for j := range crow {
+								crow[j] += tile[rr*16+j]
+							}
+						}
+					}
+				}
+			}
+		}
+		if rowBlocks >= 16 && m*n*kc >= 1<<18 {
+			parallelFor(rowBlocks, run)
+		} else {
+			run(0, rowBlocks, 0)
 		}
 	}
 }
 
-// sgemmNN accumulates c += alpha·a·b, where element (i, p) of a is
-// a[i·aRow + p·aK], with 4×16 kernel tiles and plain Go for the edges.
-func sgemmNN(m, n, k int, alpha float32, a []float32, aRow, aK int, b []float32, ldb int, c []float32, ldc int) {
-	m4, n16 := m&^3, n&^15
-	for j := 0; j < n16; j += 16 {
-		for i := 0; i < m4; i += 4 {
-			kern4x16(&a[i*aRow], &b[j], &c[i*ldc+j], k, aRow, aK, ldb, ldc, alpha)
+// packB writes op(b)[pc+p][jb·16+jj] to dst[jb·kc·16 + p·16 + jj] for
+// p < kc, zero beyond column n.
+func packB(dst, b []float32, ldb int, tB bool, pc, kc, n int) {
+	panels := (n + 15) / 16
+	for jb := 0; jb < panels; jb++ {
+		pan := dst[jb*kc*16 : (jb+1)*kc*16]
+		j0, cols := jb*16, min(16, n-jb*16)
+		for p := 0; p < kc; p++ {
+			row := pan[p*16 : p*16+16]
+			if !tB {
+				copy(row, b[(pc+p)*ldb+j0:(pc+p)*ldb+j0+cols])
+			} else {
+				for jj := 0; jj < cols; jj++ {
+					row[jj] = b[(j0+jj)*ldb+pc+p]
+				}
+			}
+			clear(row[cols:])
 		}
-	}
-	// right edge: columns n16..n of rows 0..m4
-	if n16 < n {
-		edge(0, m4, n16, n, k, alpha, a, aRow, aK, b, ldb, c, ldc)
-	}
-	// bottom edge: rows m4..m, all columns
-	if m4 < m {
-		edge(m4, m, 0, n, k, alpha, a, aRow, aK, b, ldb, c, ldc)
 	}
 }
 
-func edge(i0, i1, j0, j1, k int, alpha float32, a []float32, aRow, aK int, b []float32, ldb int, c []float32, ldc int) {
-	for i := i0; i < i1; i++ {
-		crow := c[i*ldc+j0 : i*ldc+j1]
-		for p := 0; p < k; p++ {
-			s := alpha * a[i*aRow+p*aK]
-			brow := b[p*ldb+j0 : p*ldb+j1]
-			for j, v := range brow {
-				crow[j] += s * v
+// packA writes op(a)[i0+ib·4+r][pc+p] to dst[ib·kc·4 + p·4 + r] for the
+// given rows, zero beyond them.
+func packA(dst, a []float32, lda int, tA bool, i0, rows, pc, kc int) {
+	for ib := 0; ib*4 < rows; ib++ {
+		pan := dst[ib*kc*4 : (ib+1)*kc*4]
+		r := min(4, rows-ib*4)
+		if r < 4 {
+			clear(pan)
+		}
+		for rr := 0; rr < r; rr++ {
+			i := i0 + ib*4 + rr
+			if !tA {
+				src := a[i*lda+pc : i*lda+pc+kc]
+				for p, v := range src {
+					pan[p*4+rr] = v
+				}
+			} else {
+				for p := 0; p < kc; p++ {
+					pan[p*4+rr] = a[(pc+p)*lda+i]
+				}
 			}
 		}
 	}
