@@ -159,7 +159,7 @@ func TestRuntimeError(t *testing.T) {
 func TestSleepStoppedByWallLimit(t *testing.T) {
 	t.Parallel()
 	lim := fast
-	lim.Wall = 3 * time.Second // room for python to start on a loaded machine
+	lim.Wall = 5 * time.Second // room for python to start on a loaded machine
 	res := runPy(t, "import time\nprint('start', flush=True)\ntime.sleep(60)", "", lim)
 	assert.Equal(t, StatusTimeout, res.Status)
 	assert.Equal(t, "start\n", string(res.Stdout), "output before the kill is kept")
