@@ -42,7 +42,8 @@ const (
 // op(b) into 16-column panels and, per block of rows, op(a) into 4-row
 // panels (zero-padded at the edges, so the transposes cost nothing extra),
 // then runs the 4×16 kernel on every tile; edge tiles go through a scratch
-// tile. Large products are split over rows across the cores.
+// tile. Large products are split across the cores by rows, or by columns
+// when there are few rows.
 func sgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	// 1. beta
 	if beta != 1 {
@@ -68,7 +69,8 @@ func sgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []fl
 		kc := min(kcBlock, k-pc)
 		// 2. pack op(b)[pc:pc+kc, :] as panels [jb][p][16]
 		packB(*bp, b, ldb, tB, pc, kc, n)
-		run := func(lo, hi, _ int) {
+		// run computes row blocks lo..hi (4 rows each) and column panels jlo..jhi
+		run := func(lo, hi, jlo, jhi int) {
 			ap := getBuf(min(mcBlock, (hi-lo)*4) * kc)
 			defer packPool.Put(ap)
 			var tile [64]float32
@@ -77,7 +79,7 @@ func sgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []fl
 				// 3. pack op(a)[i0:i0+rows, pc:pc+kc] as panels [ib][p][4]
 				packA(*ap, a, lda, tA, i0, rows, pc, kc)
 				// 4. tiles
-				for jb := 0; jb < panels; jb++ {
+				for jb := jlo; jb < jhi; jb++ {
 					bpan := (*bp)[jb*kc*16:]
 					cols := min(16, n-jb*16)
 					for ib := 0; ib*4 < rows; ib++ {
@@ -100,10 +102,13 @@ func sgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []fl
 				}
 			}
 		}
-		if rowBlocks >= 16 && m*n*kc >= 1<<18 {
-			parallelFor(rowBlocks, run)
-		} else {
-			run(0, rowBlocks, 0)
+		switch big := m*n*kc >= 1<<17; {
+		case big && rowBlocks >= 16:
+			parallelFor(rowBlocks, func(lo, hi, _ int) { run(lo, hi, 0, panels) })
+		case big && panels >= 4: // few rows (the sampler's decode steps): split the columns
+			parallelFor(panels, func(lo, hi, _ int) { run(0, rowBlocks, lo, hi) })
+		default:
+			run(0, rowBlocks, 0, panels)
 		}
 	}
 }

@@ -10,7 +10,7 @@ const geluC = 0.7978845608028654 // sqrt(2/π)
 
 // parallelChunks runs f over 0..n, split across the cores when n is large.
 func parallelChunks(n int, f func(lo, hi int)) {
-	if n < 1<<15 {
+	if n < 1<<13 {
 		f(0, n)
 		return
 	}

@@ -65,7 +65,17 @@ func linearBwd[T Float](dx, dw, db, dy, x, w []T, n, in, out int) {
 // layerNormFwd normalises each of the n rows of x (width d) and applies gain g
 // and shift b; it stores each row's mean and reciprocal std in mean and rstd.
 func layerNormFwd[T Float](y, x, g, b, mean, rstd []T, n, d int) {
-	for i := 0; i < n; i++ {
+	if n*d >= 1<<14 {
+		parallelFor(n, func(lo, hi, _ int) {
+			layerNormRows(y, x, g, b, mean, rstd, lo, hi, d)
+		})
+		return
+	}
+	layerNormRows(y, x, g, b, mean, rstd, 0, n, d)
+}
+
+func layerNormRows[T Float](y, x, g, b, mean, rstd []T, lo, hi, d int) {
+	for i := lo; i < hi; i++ {
 		row := x[i*d : (i+1)*d]
 		var s T
 		for _, v := range row {

@@ -24,6 +24,9 @@ func TestGemm32MatchesGonum(t *testing.T) {
 		if trial%10 == 0 {
 			m, n, k = 64+rng.IntN(200), 1+rng.IntN(160), 32+rng.IntN(600) // the parallel path, several k blocks
 		}
+		if trial%10 == 5 {
+			m, n, k = 1+rng.IntN(40), 64+rng.IntN(200), 64+rng.IntN(300) // few rows: split by columns
+		}
 		tA, tB := rng.IntN(2) == 1, rng.IntN(2) == 1
 		ar, ac := m, k
 		if tA {
