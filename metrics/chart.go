@@ -23,12 +23,12 @@ type Series struct {
 // ChartSpec describes a line chart of several series over one x axis (env
 // steps, wall-clock seconds or iteration).
 type ChartSpec struct {
-	Title  string // section heading
-	XName  string // x axis label, e.g. "env steps"
-	YName  string // y axis label
-	YRange [2]float64
+	Title string // section heading
+	XName string // x axis label, e.g. "env steps"
+	YName string // y axis label
 	// YRange fixes the y axis to [YRange[0], YRange[1]] (e.g. [0, 1] for a
 	// success rate); the zero value fits the axis to the data.
+	YRange [2]float64
 	Series []Series
 }
 

@@ -1,10 +1,12 @@
 package metrics
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -251,4 +253,33 @@ func FuzzReadJSONL(f *testing.F) {
 		require.NoError(t, err)
 		requireRowsEqual(t, rows, again)
 	})
+}
+
+func TestLoggerConcurrentLogs(t *testing.T) {
+	dir := t.TempDir()
+	l, err := NewLogger(dir)
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 10 {
+				assert.NoError(t, l.Log(g*100+i, map[string]float64{fmt.Sprintf("g%d", g): float64(i)}))
+			}
+		})
+	}
+	wg.Wait()
+	require.NoError(t, l.Close())
+	rows, err := ReadJSONL(filepath.Join(dir, JSONLName))
+	require.NoError(t, err)
+	require.Len(t, rows, 40)
+	seen := map[int]bool{}
+	for _, r := range rows {
+		g, i := r.Iteration/100, r.Iteration%100
+		assert.Equal(t, map[string]float64{fmt.Sprintf("g%d", g): float64(i)}, r.Metrics)
+		seen[r.Iteration] = true
+	}
+	assert.Len(t, seen, 40)
+	csv := readFile(t, filepath.Join(dir, CSVName))
+	assert.Equal(t, 41, strings.Count(csv, "\n"), "header and 40 rows")
+	assert.True(t, strings.HasPrefix(csv, "iteration,g0,g1,g2,g3\n"), csv[:40])
 }
