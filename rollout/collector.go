@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"sync"
 	"time"
 
@@ -242,22 +243,29 @@ func (c *Collector) finish(finished []int, slots []slot, buf *buffer.Buffer, st 
 	return nil
 }
 
-// each runs f for every index concurrently (or in order when Sequential)
-// and returns the errors by position in idx.
+// each runs f for every index, spread over GOMAXPROCS goroutines (or in
+// order when Sequential), and returns the errors by position in idx. A game
+// step takes about a microsecond, so a goroutine per env would cost more
+// than it saves; a few goroutines each taking a contiguous share keep the
+// cores busy for slow envs (code, tools) too.
 func (c *Collector) each(idx []int, f func(i int) error) []error {
 	errs := make([]error, len(idx))
-	if c.Sequential || len(idx) < 2 {
+	workers := min(runtime.GOMAXPROCS(0), len(idx))
+	if c.Sequential || workers < 2 {
 		for j, i := range idx {
 			errs[j] = f(i)
 		}
 		return errs
 	}
 	var wg sync.WaitGroup
-	for j, i := range idx {
+	for w := 0; w < workers; w++ {
+		lo, hi := w*len(idx)/workers, (w+1)*len(idx)/workers
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[j] = f(i)
+			for j := lo; j < hi; j++ {
+				errs[j] = f(idx[j])
+			}
 		}()
 	}
 	wg.Wait()
