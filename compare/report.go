@@ -39,6 +39,7 @@ type RunData struct {
 	Return             Curve // training episodic return over env steps
 	SolvedTurns, Turns Curve // greedy turns of solved episodes, and of all, over env steps
 	Wall               float64
+	Stale              bool  // the run's config differs from the sweep file's now; Run.Cfg is the one it ran
 	Err                error // why the run has no data
 }
 
@@ -48,10 +49,15 @@ type RunData struct {
 func LoadRun(r Run) RunData {
 	d := RunData{Run: r, Wall: math.NaN()}
 	if have, err := os.ReadFile(filepath.Join(r.Dir, train.ConfigFile)); err == nil {
+		// Report what ran: the base config may have changed since.
 		want, err := r.Cfg.Marshal()
-		if err != nil || !bytes.Equal(bytes.TrimSpace(have), bytes.TrimSpace(want)) {
-			d.Err = fmt.Errorf("%s holds a run of another config: left out", r.Dir)
-			return d
+		if err == nil && !bytes.Equal(bytes.TrimSpace(have), bytes.TrimSpace(want)) {
+			ran, err := train.Parse(have, nil)
+			if err != nil {
+				d.Err = fmt.Errorf("%s: %s: %w", r.Dir, train.ConfigFile, err)
+				return d
+			}
+			d.Run.Cfg, d.Stale = ran, true
 		}
 	}
 	rows, err := metrics.ReadJSONL(filepath.Join(r.Dir, metrics.JSONLName))
@@ -127,8 +133,8 @@ type ArmSummary struct {
 	Turns       Stat
 }
 
-// Summarize the runs of one arm. iterations is the planned count.
-func summarizeArm(arm string, data []RunData, threshold float64, iterations int, rng *rand.Rand) ArmSummary {
+// summarizeArm summarises the runs of one arm.
+func summarizeArm(arm string, data []RunData, threshold float64, rng *rand.Rand) ArmSummary {
 	s := ArmSummary{Arm: arm}
 	var final, auc, reach, wall, solved, turns []float64
 	for _, d := range data {
@@ -136,7 +142,7 @@ func summarizeArm(arm string, data []RunData, threshold float64, iterations int,
 			continue
 		}
 		s.Runs++
-		if d.Iterations >= iterations {
+		if d.Iterations >= d.Run.Cfg.Iterations {
 			s.Complete++
 		}
 		final = append(final, Final(d.Success))
@@ -170,15 +176,13 @@ func FormatStat(s Stat, prec int) string {
 // Summaries loads every run and summarises each arm, in the spec's order.
 func Summaries(spec Spec, runs []Run) ([]ArmSummary, map[string][]RunData) {
 	byArm := map[string][]RunData{}
-	iterations := map[string]int{}
 	for _, r := range runs {
 		byArm[r.Arm] = append(byArm[r.Arm], LoadRun(r))
-		iterations[r.Arm] = r.Cfg.Iterations
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	var out []ArmSummary
 	for _, a := range spec.Arms {
-		out = append(out, summarizeArm(a.Name, byArm[a.Name], spec.Threshold, iterations[a.Name], rng))
+		out = append(out, summarizeArm(a.Name, byArm[a.Name], spec.Threshold, rng))
 	}
 	return out, byArm
 }
@@ -246,6 +250,20 @@ func WriteReport(path string, spec Spec, runs []Run) error {
 		chart("Greedy turns of solved episodes vs env steps", "env steps", "turns", "solved", [2]float64{}),
 	}
 	sections = append(sections, metrics.Table("Runs", []string{"arm", "seed", "directory", "iterations logged", "status"}, runRows(runs, byArm)))
+	// What ran (a run directory keeps its config even when the sweep's base
+	// changed later).
+	var ran []Run
+	for _, r := range runs {
+		for _, d := range byArm[r.Arm] {
+			if d.Run.Dir == r.Dir {
+				ran = append(ran, d.Run)
+			}
+		}
+	}
+	if warn := checkRan(spec, ran); warn != "" {
+		sections = append([]metrics.Section{metrics.Text("Warning: not an apple-to-apple comparison", warn)}, sections...)
+	}
+	runs = ran
 	if diff := configDiff(spec, runs); len(diff) > 1 {
 		sections = append(sections, metrics.Table("What differs between arms (everything else is equal)", diff[0], diff[1:]))
 	}
@@ -284,10 +302,12 @@ func runRows(runs []Run, byArm map[string][]RunData) [][]string {
 			switch {
 			case d.Err != nil:
 				status = d.Err.Error()
-			case d.Iterations >= r.Cfg.Iterations:
+			case d.Stale:
+				status = fmt.Sprintf("%d of %d iterations; ran with a config that differs from the sweep file now (the config shown is the one it ran)", d.Iterations, d.Run.Cfg.Iterations)
+			case d.Iterations >= d.Run.Cfg.Iterations:
 				status = "complete"
 			default:
-				status = fmt.Sprintf("partial (%d of %d iterations)", d.Iterations, r.Cfg.Iterations)
+				status = fmt.Sprintf("partial (%d of %d iterations)", d.Iterations, d.Run.Cfg.Iterations)
 			}
 		}
 		rows = append(rows, []string{r.Arm, fmt.Sprint(r.Seed), r.Dir, its, status})
@@ -368,4 +388,44 @@ func flatten(c train.Config) map[string]string {
 		}
 	}
 	return out
+}
+
+// checkRan returns a warning when the runs that ran differ in what a fair
+// comparison holds equal: between arms, or between the seeds of one arm
+// beyond their seed and name.
+func checkRan(spec Spec, ran []Run) string {
+	var msgs []string
+	first := map[string]Run{}
+	for _, r := range ran {
+		f, ok := first[r.Arm]
+		if !ok {
+			first[r.Arm] = r
+			continue
+		}
+		a, b := f.Cfg, r.Cfg
+		a.Seed, a.Name, b.Seed, b.Name = 0, "", 0, ""
+		ya, _ := a.Marshal()
+		yb, _ := b.Marshal()
+		if !bytes.Equal(ya, yb) {
+			msgs = append(msgs, fmt.Sprintf("arm %s: seeds %d and %d ran with different configs", r.Arm, f.Seed, r.Seed))
+		}
+	}
+	var base *Run
+	for _, a := range spec.Arms {
+		r, ok := first[a.Name]
+		if !ok {
+			continue
+		}
+		if base == nil {
+			base = &r
+			continue
+		}
+		if err := HeldEqual(base.Cfg, r.Cfg); err != nil {
+			msgs = append(msgs, fmt.Sprintf("arms %s and %s: %v", base.Arm, r.Arm, err))
+		}
+	}
+	if len(msgs) == 0 {
+		return ""
+	}
+	return strings.Join(msgs, "\n") + "\n\nThe sweep's base config changed between runs: delete the output directory and run the sweep again."
 }

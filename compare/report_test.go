@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/metrics"
+	"github.com/gemgo/gemgo/train"
 )
 
 // fakeSweep writes metrics.jsonl files of hand-made runs: arm "fast"
@@ -191,4 +193,34 @@ func chromium() string {
 		}
 	}
 	return ""
+}
+
+func TestReportWarnsWhenRunsDiffer(t *testing.T) {
+	spec, runs := fakeSweep(t)
+	// Seed 2 of arm slow ran with another model (the base changed between
+	// two invocations of the sweep).
+	cfg := runs[4].Cfg
+	cfg.Model.DModel = 32
+	y, err := cfg.Marshal()
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(runs[4].Dir, train.ConfigFile), y, 0o644))
+	d := LoadRun(runs[4])
+	require.NoError(t, d.Err)
+	assert.True(t, d.Stale)
+	assert.Equal(t, 32, d.Run.Cfg.Model.DModel)
+	assert.False(t, LoadRun(runs[3]).Stale)
+
+	path := filepath.Join(t.TempDir(), ReportFile)
+	require.NoError(t, WriteReport(path, spec, runs))
+	page, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Contains(t, string(page), "Warning: not an apple-to-apple comparison")
+	assert.Contains(t, string(page), "arm slow: seeds 1 and 2 ran with different configs")
+
+	// Arm slow's first seed with another model differs from arm fast.
+	require.NoError(t, os.WriteFile(filepath.Join(runs[3].Dir, train.ConfigFile), y, 0o644))
+	require.NoError(t, WriteReport(path, spec, runs))
+	page, err = os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Contains(t, string(page), "arms fast and slow: model differs")
 }

@@ -57,7 +57,8 @@ func TestRun(t *testing.T) {
 	assert.Contains(t, stdout.String(), "another config")
 	page, err := os.ReadFile(filepath.Join(out, "report.html"))
 	require.NoError(t, err)
-	assert.Contains(t, string(page), "holds a run of another config: left out", "the report does not count them")
+	assert.Contains(t, string(page), "ran with a config that differs from the sweep file now", "the report shows what ran")
+	assert.Contains(t, string(page), "gamma: 0.8")
 
 	// Interrupted before any run starts: exit 130 and a hint.
 	ctx, cancel := context.WithCancel(context.Background())
