@@ -17,6 +17,13 @@ type ValueModel interface {
 // batched call of the KV-cache sampler, and decodes the responses (without
 // EOS) to action text. With a Critic it also values each prompt.
 //
+// With RequireEOS, a response that does not end with EOS within
+// Sample.MaxNewTokens is an unfinished answer: the env receives an empty
+// action (a format error by the games' rules), as a chat model's answer cut
+// at its length limit would be rejected. Without it, a policy learns to
+// babble past the answer (the env reads the last \boxed{}), and its
+// responses drift into junk that still parses.
+//
 // A prompt longer than the model's context minus Sample.MaxNewTokens keeps
 // BOS and its last tokens: the observation's start is cut. Bound the
 // history an observation wrapper keeps so that this does not happen.
@@ -26,6 +33,8 @@ type Agent struct {
 	Sample  policy.SampleConfig
 	Context int        // the model's context length
 	Critic  ValueModel // optional
+
+	RequireEOS bool // an unfinished response becomes the empty action
 }
 
 var (
@@ -64,6 +73,9 @@ func (a *Agent) Act(obs []string, rng *rand.Rand) ([]Action, error) {
 	out := make([]Action, len(obs))
 	for i, s := range samples {
 		out[i] = Action{Text: a.Tok.Decode(s.Tokens), Prompt: prompts[i], Response: s.Tokens, LogProbs: s.LogProbs}
+		if a.RequireEOS && !s.Stopped {
+			out[i].Text = ""
+		}
 		if values != nil {
 			out[i].Value = values[i]
 		}

@@ -90,6 +90,7 @@ type SampleConfig struct {
 	Temperature  float64 `yaml:"temperature"`
 	TopP         float64 `yaml:"top_p"`          // 0 or 1: off
 	MaxNewTokens int     `yaml:"max_new_tokens"` // response length limit
+	RequireEOS   bool    `yaml:"require_eos"`    // a response that does not end within max_new_tokens is sent as "" (a format error)
 }
 
 // RolloutConfig sizes each iteration's batch.
@@ -129,7 +130,7 @@ func DefaultConfig() Config {
 		Algo:       AlgoConfig{Name: "rebn", Gamma: 0.9, Lambda: 0.95, Epochs: 2, MinibatchSize: 128},
 		Loss:       LossConfig{ClipEps: 0.2, Agg: "token-mean"},
 		Optim:      OptimConfig{LR: 1e-3, MaxGradNorm: 1},
-		Sample:     SampleConfig{Temperature: 1, MaxNewTokens: 8},
+		Sample:     SampleConfig{Temperature: 1, MaxNewTokens: 8, RequireEOS: true},
 		Rollout:    RolloutConfig{Episodes: 128, GroupSize: 1},
 		Eval:       EvalConfig{Every: 10, Episodes: 200, SeedBase: 1 << 40},
 		Checkpoint: CheckpointConfig{Every: 25},

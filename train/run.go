@@ -198,7 +198,7 @@ func (r *runner) build() error {
 		}
 	}
 	pc := r.w.Config
-	r.agent = &rollout.Agent{Tok: r.tok, Sampler: policy.NewSampler(r.w), Context: pc.Context,
+	r.agent = &rollout.Agent{Tok: r.tok, Sampler: policy.NewSampler(r.w), Context: pc.Context, RequireEOS: cfg.Sample.RequireEOS,
 		Sample: policy.SampleConfig{MaxNewTokens: cfg.Sample.MaxNewTokens, Temperature: cfg.Sample.Temperature, TopP: cfg.Sample.TopP, EOS: r.tok.EOS()}}
 	if r.critic != nil {
 		r.agent.Critic = r.critic
