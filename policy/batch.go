@@ -138,7 +138,7 @@ func fillPolicy[T Float](gr *graph[T], batch []Sequence, weights [][]float64, lc
 			if s.Advantages != nil {
 				k.adv[row] = float64(s.Advantages[j])
 			}
-			k.old[row] = 0
+			k.old[row] = math.NaN() // no sampling log-prob: no ratio statistics
 			if s.OldLogProbs != nil {
 				k.old[row] = float64(s.OldLogProbs[j])
 			}

@@ -103,7 +103,7 @@ type policyLossK[T Float] struct {
 	target   []int     // per row, −1: no loss
 	w        []float64 // aggregation weight per row
 	adv      []float64
-	old      []float64
+	old      []float64 // NaN: none (allowed for PG)
 	ref      []float64 // NaN: no reference for this row
 	// saved by forward
 	lp     []T       // log softmax, n×vocab

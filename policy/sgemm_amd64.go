@@ -1,5 +1,3 @@
-//go:build !openblas
-
 package policy
 
 import "golang.org/x/sys/cpu"

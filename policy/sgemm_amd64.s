@@ -1,5 +1,3 @@
-//go:build !openblas
-
 #include "textflag.h"
 
 // func kern4x16(a, b, c *float32, k, aRow, aK, ldb, ldc int, alpha float32)

@@ -13,8 +13,8 @@ type Stats struct {
 	Loss       float64 // the minimised loss
 	PolicyLoss float64 // its policy term (clipped surrogate, or −A·logp)
 	Entropy    float64 // mean entropy of the full softmax at response tokens
-	ApproxKL   float64 // mean (ρ−1) − log ρ against OldLogProbs (0 without them)
-	ClipFrac   float64 // fraction of tokens with |ρ−1| > ε
+	ApproxKL   float64 // mean (ρ−1) − log ρ over tokens with OldLogProbs (0 without any)
+	ClipFrac   float64 // fraction of those tokens with |ρ−1| > ε
 	KL         float64 // mean k3 estimate of KL(π‖π_ref) over tokens with RefLogProbs
 	GradNorm   float64 // global gradient L2 norm before clipping
 	LR         float64 // learning rate of this step
@@ -132,7 +132,7 @@ func (t *Trainer) step(batch []Sequence, lc LossConfig, update bool) (Stats, err
 	L := batchLen(batch, t.w.Config.Context)
 	parts := chunks(len(batch), L)
 	var st Stats
-	var klTokens int
+	var klTokens, oldTokens int
 	for ci, ch := range parts {
 		sub := batch[ch[0]:ch[1]]
 		g, err := t.graph(bucketBatch(len(sub)), L)
@@ -144,7 +144,9 @@ func (t *Trainer) step(batch []Sequence, lc LossConfig, update bool) (Stats, err
 			return Stats{}, fmt.Errorf("train step: %w", err)
 		}
 		st.Loss += g.costValue()
-		klTokens += tokenStats(g.loss, &st)
+		kl, old := tokenStats(g.loss, &st)
+		klTokens += kl
+		oldTokens += old
 		if len(parts) == 1 {
 			t.grads = t.grads[:0]
 			for i := range t.params {
@@ -170,10 +172,11 @@ func (t *Trainer) step(batch []Sequence, lc LossConfig, update bool) (Stats, err
 		t.grads = t.acc
 	}
 	if st.Tokens > 0 {
-		n := float64(st.Tokens)
-		st.Entropy /= n
-		st.ApproxKL /= n
-		st.ClipFrac /= n
+		st.Entropy /= float64(st.Tokens)
+	}
+	if oldTokens > 0 {
+		st.ApproxKL /= float64(oldTokens)
+		st.ClipFrac /= float64(oldTokens)
 	}
 	if klTokens > 0 {
 		st.KL /= float64(klTokens)
@@ -185,10 +188,9 @@ func (t *Trainer) step(batch []Sequence, lc LossConfig, update bool) (Stats, err
 }
 
 // tokenStats adds the loss head's per-token statistics of the last run to
-// st (sums; the caller divides) and returns the number of tokens with a
-// reference log-prob.
-func tokenStats[T Float](k *policyLossK[T], st *Stats) int {
-	klTokens := 0
+// st (sums; the caller divides) and returns the numbers of tokens with a
+// reference log-prob and with a sampling log-prob.
+func tokenStats[T Float](k *policyLossK[T], st *Stats) (klTokens, oldTokens int) {
 	for i, tgt := range k.target {
 		if tgt < 0 {
 			continue
@@ -196,10 +198,13 @@ func tokenStats[T Float](k *policyLossK[T], st *Stats) int {
 		st.Tokens++
 		st.PolicyLoss += k.w[i] * k.pgTerm[i]
 		st.Entropy += k.ent[i]
-		lr := k.logp[i] - k.old[i]
-		st.ApproxKL += math.Expm1(lr) - lr
-		if math.Abs(math.Expm1(lr)) > k.lc.ClipEps {
-			st.ClipFrac++
+		if !math.IsNaN(k.old[i]) {
+			oldTokens++
+			lr := k.logp[i] - k.old[i]
+			st.ApproxKL += math.Expm1(lr) - lr
+			if math.Abs(math.Expm1(lr)) > k.lc.ClipEps {
+				st.ClipFrac++
+			}
 		}
 		if !math.IsNaN(k.ref[i]) {
 			r := k.ref[i] - k.logp[i]
@@ -207,7 +212,7 @@ func tokenStats[T Float](k *policyLossK[T], st *Stats) int {
 			klTokens++
 		}
 	}
-	return klTokens
+	return klTokens, oldTokens
 }
 
 // Evaluate returns, per sequence, the log-prob of each response token and

@@ -81,6 +81,8 @@ func TestSupervisedStepLearns(t *testing.T) {
 	require.NoError(t, err)
 	assert.InDelta(t, math.Log(float64(c.Vocab)), first.Loss, 0.1)
 	assert.Equal(t, 12, first.Tokens)
+	assert.Zero(t, first.ApproxKL, "no old log-probs: no ratio statistics")
+	assert.Zero(t, first.ClipFrac)
 	var last Stats
 	for range 60 {
 		last, err = tr.SupervisedStep(batch)
