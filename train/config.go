@@ -53,6 +53,10 @@ type WarmupConfig struct {
 	Steps     int     `yaml:"steps"`      // optimizer steps; 0 skips the warm-up
 	BatchSize int     `yaml:"batch_size"` // (observation, action) pairs per step
 	LR        float64 `yaml:"lr"`         // learning rate of the warm-up
+	// Transcript trains on the whole text (observation, SEP, action) rather
+	// than the action alone: the model learns to read the observations, as a
+	// pretrained model has, not only the action format.
+	Transcript bool `yaml:"transcript"`
 }
 
 // AlgoConfig selects and configures the RL algorithm.

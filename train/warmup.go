@@ -28,6 +28,30 @@ func warmup(tr *policy.Trainer, tok *policy.Tokenizer, newEnv func() (envs.Env, 
 		p := pool[r.IntN(len(pool))]
 		return p.obs, p.action
 	}
-	_, err = policy.Warmup(tr, tok, pairs, policy.WarmupConfig{Steps: wc.Steps, BatchSize: wc.BatchSize, PromptTokens: promptTokens, Log: log}, rng)
-	return err
+	if !wc.Transcript {
+		_, err = policy.Warmup(tr, tok, pairs, policy.WarmupConfig{Steps: wc.Steps, BatchSize: wc.BatchSize, PromptTokens: promptTokens, Log: log}, rng)
+		return err
+	}
+	// Transcript mode: the whole (observation, action) text is the target,
+	// so the model also learns to read the observations.
+	batch := make([]policy.Sequence, wc.BatchSize)
+	for step := 1; step <= wc.Steps; step++ {
+		for i := range batch {
+			obs, action := pairs(rng)
+			prompt := tok.EncodePrompt(obs)
+			if len(prompt) > promptTokens {
+				prompt = append([]int{prompt[0]}, prompt[len(prompt)-promptTokens+1:]...)
+			}
+			resp := append(append([]int(nil), prompt[1:]...), tok.EncodeResponse(action)...)
+			batch[i] = policy.Sequence{Prompt: prompt[:1], Response: resp}
+		}
+		st, err := tr.SupervisedStep(batch)
+		if err != nil {
+			return fmt.Errorf("warm-up step %d: %w", step, err)
+		}
+		if log != nil {
+			log(step, st)
+		}
+	}
+	return nil
 }

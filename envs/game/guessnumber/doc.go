@@ -18,7 +18,9 @@
 // Info[core.InfoInvalid] is true for those. When the last turn passes
 // without a win the episode is truncated and that last step pays
 // 1 − |guess − target|/(max − min) for an in-range guess (a repeated guess
-// included, as in GEM) and 0 for an out-of-range one.
+// included, as in GEM) and 0 for an out-of-range one. The option
+// partial_credit: false turns that partial credit off (a lost game pays 0),
+// for training where a near miss should not look almost as good as a win.
 //
 // Observations come in two styles (option "style"): "gem", prose in the
 // manner of GEM, and "brief", a one-line instruction followed, on each step,

@@ -21,6 +21,11 @@ type Config struct {
 	Random bool
 	// Style is the instruction style of the observations.
 	Style core.Style
+	// NoPartialCredit makes a game lost at the turn limit pay 0 instead of
+	// GEM's 1 − |guess − target|/(max − min). GEM's partial credit makes an
+	// adjacent last guess worth nearly a win, which weakens the push to
+	// solve; training may turn it off (option partial_credit: false).
+	NoPartialCredit bool
 }
 
 // Validate reports the first invalid field, naming it and its allowed range.
@@ -163,7 +168,7 @@ func (e *Env) Step(action string) (core.Step, error) {
 		info[core.InfoSuccess] = false
 		info["target"] = e.target
 		reward := 0.0
-		if inRange {
+		if inRange && !e.cfg.NoPartialCredit {
 			reward = 1 - math.Abs(float64(guess-e.target))/float64(e.hi-e.lo)
 		}
 		return core.Step{Obs: e.feedback(text, out, true), Reward: reward, Truncated: true, Info: info}, nil

@@ -172,6 +172,32 @@ func TestTurnLimitPartialReward(t *testing.T) {
 	}
 }
 
+func TestNoPartialCredit(t *testing.T) {
+	for seed := uint64(0); seed < 20; seed++ {
+		target := finalTarget(t, easyID, seed)
+		env := makeEnv(t, easyID, brief(), core.With("partial_credit", false))
+		_, _, err := env.Reset(seed)
+		require.NoError(t, err)
+		var st core.Step
+		for g, n := 1, 0; n < 4; g++ {
+			if g == target {
+				continue
+			}
+			st = step(t, env, core.Boxed(strconv.Itoa(g)))
+			n++
+		}
+		require.True(t, st.Truncated)
+		require.Equal(t, 0.0, st.Reward, "a lost game pays nothing without partial credit")
+		// A win still pays 1.
+		_, _, err = env.Reset(seed)
+		require.NoError(t, err)
+		st = step(t, env, core.Boxed(strconv.Itoa(target)))
+		require.Equal(t, 1.0, st.Reward)
+	}
+	_, err := registry(t).Make(easyID, core.With("partial_credit", "maybe"))
+	require.ErrorContains(t, err, "partial_credit")
+}
+
 func TestTurnLimitOutOfRangeAndRepeated(t *testing.T) {
 	target := finalTarget(t, easyID, 9)
 	other := 1

@@ -29,6 +29,7 @@ func factory(level Config) core.Factory {
 		cfg := level
 		cfg.Style = o.Style()
 		cfg.MaxTurns = o.Int("max_turns", level.MaxTurns, 1, 1000)
+		cfg.NoPartialCredit = !o.Bool("partial_credit", true)
 		if !level.Random {
 			cfg.Min = o.Int("min", level.Min, -Bound, Bound)
 			cfg.Max = o.Int("max", level.Max, -Bound, Bound)
