@@ -45,6 +45,9 @@ for line in open(f"{tmp}/go.txt"):
 print(f"{'d':>4} {'workload':<22} {'gemgo tok/s':>12} {'torch tok/s':>12} {'ratio':>7}")
 for d in (64, 128):
     t = json.load(open(f"{tmp}/torch{d}.json"))
+    if not t.get("openblas_core"):
+        print(f"warning: torch ran without OpenBLAS at d={d} (libblas.so.3 is another BLAS, often the slow reference one); "
+              "apt-get install libopenblas0-pthread makes it the reference setup", file=sys.stderr)
     rows = [("train (32x32, Adam)", go.get(("TrainStep", d)), t["train_tokens_per_s"]),
             ("sample (kv-cache)", go.get(("Sample", d)), t["gen_tokens_per_s"]["kv-cache"])]
     for name, g, r in rows:
