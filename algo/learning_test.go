@@ -3,6 +3,7 @@ package algo_test
 import (
 	"context"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -156,6 +157,59 @@ func TestLearnTextBandit(t *testing.T) {
 			assert.InDelta(t, 0.25, r.random, 0.12, "random play wins about 1/K")
 			assert.LessOrEqual(t, r.warmup, 0.45, "the warm-up must not know the pairing")
 			assert.GreaterOrEqual(t, r.final, 0.9, "trained greedy success")
+		})
+	}
+}
+
+// guessConfig trains on game:GuessTheNumber-v0-easy (brief style,
+// observation history, as train.DefaultConfig) with the policy and the
+// settings of the PyTorch prototype of ../shared/DESIGN.md (2 layers,
+// d = 64, 4 heads; batches of 64 episodes, 4 epochs, lr 3e-3, entropy bonus
+// 0.02), for 100 iterations.
+func guessConfig(name string) train.Config {
+	c := tinyLearningConfig(name)
+	c.Iterations = 100
+	c.Model = train.ModelConfig{Layers: 2, DModel: 64, Heads: 4, Context: 96}
+	c.Env.NumEnvs = 32
+	c.Warmup = train.WarmupConfig{Steps: 300, BatchSize: 16, LR: 3e-3}
+	c.Algo.Epochs = 4
+	c.Algo.MinibatchSize = 64
+	c.Loss.KLCoef = 0
+	c.Loss.EntropyCoef = 0.02
+	c.Rollout.Episodes = 64
+	c.Eval.Episodes = 200
+	return c
+}
+
+// longLearningEnv enables the learning tests that take minutes.
+const longLearningEnv = "GEMGO_LONG_LEARNING"
+
+// TestLearnGuessTheNumber: each algorithm's greedy success on held-out
+// games must beat random play (about 0.34: four uniform guesses in 1-10)
+// and the warm-up-only policy by 0.2 (issue 5's requirement).
+//
+// It does NOT pass yet and takes minutes per algorithm on two cores, so it
+// runs only with GEMGO_LONG_LEARNING=1. Measured on seed 1: ReBN with this
+// config (6,400 episodes, 196 s of CPU) reached greedy 0.33 against random
+// 0.365 (warm-up 0.075), where the PyTorch prototype reached 0.75. At sizes
+// that train in seconds (1 layer, d = 32, up to 80 iterations of 64
+// episodes, with or without the KL anchor, a transcript warm-up or an
+// entropy bonus) no algorithm raised the greedy success clearly: ReBN
+// raised the sampled return from 0.60 to 0.85 by ending on a guess near the
+// target (the turn limit pays 1 − |guess − target|/9, nearly a win after
+// normalisation) while the sampled success stayed at 0.23-0.39, and PPO's
+// entropy collapsed to one deterministic line of guesses (success 0.11).
+func TestLearnGuessTheNumber(t *testing.T) {
+	if os.Getenv(longLearningEnv) == "" {
+		t.Skipf("not passing yet and takes minutes per algorithm (see the doc comment): set %s=1 to run it", longLearningEnv)
+	}
+	for _, name := range learningAlgos {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			r := learn(t, guessConfig(name))
+			t.Logf("%s: random %.3f, warm-up greedy %.3f, trained greedy %.3f", name, r.random, r.warmup, r.final)
+			assert.InDelta(t, 0.34, r.random, 0.08, "random play: four uniform guesses in 1-10")
+			assert.GreaterOrEqual(t, r.final, max(r.random, r.warmup)+0.2, "trained greedy success")
 		})
 	}
 }
