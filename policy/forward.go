@@ -137,8 +137,30 @@ func attend(out, q, kc, vc []float32, pos, heads int, sc []float32) {
 	dh := d / heads
 	scale := float32(1 / math.Sqrt(float64(dh)))
 	sc = sc[:pos+1]
+	fast := haveKernel && dh%8 == 0
 	for h := 0; h < heads; h++ {
 		qh := q[h*dh : (h+1)*dh]
+		if fast {
+			_ = kc[pos*d+(h+1)*dh-1] // bounds of the rows the kernels read
+			_ = vc[pos*d+(h+1)*dh-1]
+			dotScores(&qh[0], &kc[h*dh], &sc[0], pos+1, dh, d, scale)
+			mx := sc[0]
+			for _, s := range sc[1:] {
+				mx = max(mx, s)
+			}
+			var sum float32
+			for j, s := range sc {
+				e := exp32(s - mx)
+				sc[j] = e
+				sum += e
+			}
+			inv := 1 / sum
+			for j := range sc {
+				sc[j] *= inv
+			}
+			weightedRows(&sc[0], &vc[h*dh], &out[h*dh], pos+1, dh, d)
+			continue
+		}
 		mx := float32(math.Inf(-1))
 		for j := range sc {
 			kj := kc[j*d+h*dh : j*d+(h+1)*dh]

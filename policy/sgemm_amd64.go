@@ -7,3 +7,9 @@ var haveKernel = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 //go:noescape
 func kern4x16(a, b, c *float32, k, aRow, aK, ldb, ldc int, alpha float32)
+
+//go:noescape
+func dotScores(q, k, out *float32, n, dh, ld int, scale float32)
+
+//go:noescape
+func weightedRows(p, v, out *float32, n, dh, ld int)
