@@ -1,0 +1,33 @@
+package gamekit
+
+import "github.com/gemgo/gemgo/envs/core"
+
+// Level is one registered id of a game: the id is the game's prefix plus
+// Name ("easy", "hard", "random"), Desc is its one-line description and
+// Value is what the game's factory is built from (a level name, a Config,
+// a list of levels).
+type Level[T any] struct {
+	Name  string
+	Desc  string
+	Value T
+}
+
+// Register adds prefix+Name for every level to r, in order, each with its
+// description and the factory that factory returns for its Value. It stops
+// at the first registration error.
+func Register[T any](r *core.Registry, prefix string, levels []Level[T], factory func(T) core.Factory) error {
+	for _, lv := range levels {
+		if err := r.RegisterDesc(prefix+lv.Name, lv.Desc, factory(lv.Value)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Common reads the options every game accepts, in this order: "style"
+// ("gem" or "brief") and "max_turns" (a whole number in [lo, hi], def when
+// absent). Errors are recorded in o as its getters do.
+func Common(o *core.Options, def, lo, hi int) (core.Style, int) {
+	style := o.Style()
+	return style, o.Int("max_turns", def, lo, hi)
+}
