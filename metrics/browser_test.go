@@ -3,127 +3,19 @@ package metrics
 import (
 	"context"
 	"flag"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemgo/gemgo/metrics/metricstest"
 )
 
 var screenshotDir = flag.String("metrics.screenshots", "",
 	"write full-page PNGs of the pages the browser test renders into this directory")
-
-// browserLog collects what the page did that a self-contained report must
-// not do.
-type browserLog struct {
-	mu         sync.Mutex
-	exceptions []string
-	consoleErr []string
-	requests   []string
-	urls       map[network.RequestID]string
-	failed     []string
-}
-
-func (b *browserLog) listen(ev any) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	switch ev := ev.(type) {
-	case *runtime.EventExceptionThrown:
-		d := ev.ExceptionDetails
-		msg := d.Text
-		if d.Exception != nil {
-			msg += " " + d.Exception.Description
-		}
-		b.exceptions = append(b.exceptions, msg)
-	case *runtime.EventConsoleAPICalled:
-		if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeWarning {
-			var parts []string
-			for _, a := range ev.Args {
-				parts = append(parts, string(a.Value)+a.Description)
-			}
-			b.consoleErr = append(b.consoleErr, strings.Join(parts, " "))
-		}
-	case *network.EventRequestWillBeSent:
-		b.requests = append(b.requests, ev.Request.URL)
-		if b.urls == nil {
-			b.urls = map[network.RequestID]string{}
-		}
-		b.urls[ev.RequestID] = ev.Request.URL
-	case *network.EventLoadingFailed:
-		b.failed = append(b.failed, fmt.Sprintf("%s: %s (canceled %v)", b.urls[ev.RequestID], ev.ErrorText, ev.Canceled))
-	}
-}
-
-// newBrowser starts Debian's chromium, headless and cut off from the
-// network as DESIGN.md says, and returns a tab's context and what it logs.
-func newBrowser(t *testing.T) (context.Context, *browserLog) {
-	t.Helper()
-	path := "/usr/bin/chromium"
-	if _, err := os.Stat(path); err != nil {
-		if path, err = exec.LookPath("chromium"); err != nil {
-			t.Skip("chromium is not installed: apt-get install -y chromium")
-		}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	t.Cleanup(cancel)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1400, 1000),
-	)
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(acancel)
-	log := &browserLog{}
-	tctx, tcancel := chromedp.NewContext(actx, chromedp.WithListener(log.listen))
-	t.Cleanup(tcancel)
-	start := time.Now()
-	require.NoError(t, chromedp.Do(tctx), "start chromium")
-	t.Logf("chromium started in %v", time.Since(start).Round(time.Millisecond))
-	return tctx, log
-}
-
-// chartState is what the page reports about one chart.
-type chartState struct {
-	ID     string `json:"id"`
-	Title  string `json:"title"`
-	Series int    `json:"series"`
-	Points int    `json:"points"`
-	Width  int    `json:"width"`
-	Height int    `json:"height"`
-	Ink    int    `json:"ink"` // canvas pixels that are not transparent
-}
-
-const chartProbeJS = `Array.from(document.querySelectorAll(".chart .item")).map(function (el) {
-  var c = echarts.getInstanceByDom(el), o = c ? c.getOption() : null, cv = el.querySelector("canvas"), ink = 0;
-  if (cv) {
-    var d = cv.getContext("2d").getImageData(0, 0, cv.width, cv.height).data;
-    for (var i = 3; i < d.length; i += 4) { if (d[i] > 0) { ink++; } }
-  }
-  return {id: el.id, title: el.closest("section").querySelector("h2").textContent,
-    series: o ? o.series.length : 0,
-    points: o ? o.series.reduce(function (n, s) { return n + (s.data ? s.data.length : 0); }, 0) : 0,
-    width: cv ? cv.width : 0, height: cv ? cv.height : 0, ink: ink};
-})`
 
 // bandProbeJS returns the RGBA of the canvas pixel inside the band of the
 // first series of the first chart, halfway between its curve and its upper
@@ -147,34 +39,6 @@ const tooltipProbeJS = `new Promise(function (resolve) {
   }, 200);
 })`
 
-func serve(t *testing.T, dir string) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
-	t.Cleanup(srv.Close)
-	return srv
-}
-
-// requireClean checks that the page loaded nothing but itself (from srv,
-// at path) and ran without errors.
-func (b *browserLog) requireClean(t *testing.T, srv *httptest.Server, path string) {
-	t.Helper()
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	assert.Empty(t, b.exceptions, "JavaScript exceptions")
-	assert.Empty(t, b.consoleErr, "console errors and warnings")
-	assert.Empty(t, b.failed, "failed requests")
-	var fetched []string
-	for _, r := range b.requests {
-		u, err := url.Parse(r)
-		require.NoError(t, err)
-		if u.Scheme == "data" {
-			continue // inline, e.g. the empty favicon
-		}
-		fetched = append(fetched, r)
-	}
-	assert.Equal(t, []string{srv.URL + path}, fetched, "the page loads nothing but itself")
-}
-
 func screenshot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
 	if *screenshotDir == "" {
@@ -188,40 +52,24 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 // TestBrowser renders pages in one headless chromium (starting it is the
 // slow part) and checks what a reader would see.
 func TestBrowser(t *testing.T) {
-	ctx, log := newBrowser(t)
+	ctx, log := metricstest.NewBrowser(t)
 	t.Run("report", func(t *testing.T) { testBrowserReport(t, ctx, log) })
 	t.Run("bands", func(t *testing.T) { testBrowserBands(t, ctx, log) })
 }
 
-func (b *browserLog) reset() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.exceptions, b.consoleErr, b.requests, b.failed = nil, nil, nil, nil
-}
-
-func testBrowserReport(t *testing.T, ctx context.Context, log *browserLog) {
-	log.reset()
+func testBrowserReport(t *testing.T, ctx context.Context, log *metricstest.Log) {
+	log.Reset()
 	dir := t.TempDir()
 	r := sampleReport()
 	require.NoError(t, WriteReport(filepath.Join(dir, "report.html"), r))
-	srv := serve(t, dir)
+	srv := metricstest.Serve(t, dir)
 
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/report.html")))
 	title, err := chromedp.Run(ctx, chromedp.Title())
 	require.NoError(t, err)
 	assert.Equal(t, r.Title, title)
 
-	charts, err := chromedp.Run(ctx, chromedp.Evaluate[[]chartState](chartProbeJS))
-	require.NoError(t, err)
-	var titles []string
-	for _, c := range charts {
-		titles = append(titles, c.Title)
-		assert.Positive(t, c.Series, "%s: no series", c.Title)
-		assert.Positive(t, c.Points, "%s: no data", c.Title)
-		assert.GreaterOrEqual(t, c.Width, 400, "%s: canvas width", c.Title)
-		assert.GreaterOrEqual(t, c.Height, 300, "%s: canvas height", c.Title)
-		assert.Greater(t, c.Ink, 2000, "%s: the canvas is blank", c.Title)
-	}
+	titles := metricstest.RequireDrawn(t, metricstest.Charts(t, ctx))
 	var want []string
 	for _, p := range DefaultPanels() {
 		want = append(want, p.Title)
@@ -237,11 +85,11 @@ func testBrowserReport(t *testing.T, ctx context.Context, log *browserLog) {
 	assert.Equal(t, []string{"success rate", "0.969", "mean return", "0.719", "episodes", "64"}, summary)
 
 	screenshot(t, ctx, "report.png")
-	log.requireClean(t, srv, "/report.html")
+	log.RequireClean(t, srv, "/report.html")
 }
 
-func testBrowserBands(t *testing.T, ctx context.Context, log *browserLog) {
-	log.reset()
+func testBrowserBands(t *testing.T, ctx context.Context, log *metricstest.Log) {
+	log.Reset()
 	dir := t.TempDir()
 	// Two runs' mean success over env steps, one with a band whose lower
 	// bound goes below zero (ECharts stacks by sign unless told otherwise).
@@ -259,11 +107,10 @@ func testBrowserBands(t *testing.T, ctx context.Context, log *browserLog) {
 			Series: []Series{{Name: "ReBN", X: x, Y: mean, Lower: lo, Upper: hi}, {Name: "GRPO", X: x, Y: other}}}),
 		Table("Final", []string{"algorithm", "success"}, [][]string{{"ReBN", "0.30 ± 0.40"}, {"GRPO", "0.50"}}),
 	))
-	srv := serve(t, dir)
+	srv := metricstest.Serve(t, dir)
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/compare.html")))
 
-	charts, err := chromedp.Run(ctx, chromedp.Evaluate[[]chartState](chartProbeJS))
-	require.NoError(t, err)
+	charts := metricstest.Charts(t, ctx)
 	require.Len(t, charts, 1)
 	assert.Equal(t, 4, charts[0].Series, "ReBN (curve, lower, width) and GRPO")
 	assert.Equal(t, 4*21, charts[0].Points)
@@ -289,5 +136,5 @@ func testBrowserBands(t *testing.T, ctx context.Context, log *browserLog) {
 	assert.Equal(t, "300ReBN: 0.13 [-0.27, 0.53]GRPO: 0.84", tip)
 
 	screenshot(t, ctx, "compare.png")
-	log.requireClean(t, srv, "/compare.html")
+	log.RequireClean(t, srv, "/compare.html")
 }
