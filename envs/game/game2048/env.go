@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
 // Level is one difficulty: the tile to build and the turn limit.
@@ -77,10 +78,7 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	e.b.spawn(e.rng)
 	e.startMax = e.b.maxTile()
 	e.credited = e.startMax
-	e.limit = e.lv.Turns
-	if e.maxTurns > 0 {
-		e.limit = e.maxTurns
-	}
+	e.limit = gamekit.Limit(e.lv.Turns, e.maxTurns)
 	e.turn, e.active = 0, true
 	obs := e.instructions() + "\n" + string(e.b.render(nil))
 	return obs, core.Info{core.InfoMaxTurns: e.limit, "level": e.lv.Name, "target": e.lv.Target}, nil
@@ -100,22 +98,14 @@ func (e *Env) instructions() string {
 
 // Step plays one move: see the package doc for the rules and rewards.
 func (e *Env) Step(text string) (core.Step, error) {
-	if !e.active {
-		return core.Step{}, core.ErrNotReset
+	info, err := gamekit.BeginStep(e.active, &e.turn)
+	if err != nil {
+		return core.Step{}, err
 	}
-	e.turn++
-	info := core.Info{core.InfoTurn: e.turn}
 	d, err := parseAction(text)
 	if err != nil {
 		e.active = false
-		info[core.InfoFormatError] = true
-		info[core.InfoSuccess] = false
-		return core.Step{
-			Obs:        "Format error: " + err.Error() + `. Answer \boxed{left}, \boxed{right}, \boxed{up} or \boxed{down}.`,
-			Reward:     core.RewardFormatError,
-			Terminated: true,
-			Info:       info,
-		}, nil
+		return gamekit.FormatError(info, "Format error: "+err.Error()+`. Answer \boxed{left}, \boxed{right}, \boxed{up} or \boxed{down}.`), nil
 	}
 	st := core.Step{Info: info}
 	var msg string

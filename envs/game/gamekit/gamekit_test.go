@@ -12,7 +12,7 @@ import (
 type fake struct{ n int }
 
 func (f *fake) Reset(uint64) (string, core.Info, error) { return "start", core.Info{}, nil }
-func (f *fake) Step(string) (core.Step, error)         { return core.Step{}, nil }
+func (f *fake) Step(string) (core.Step, error)          { return core.Step{}, nil }
 
 func TestRegisterAddsEveryLevelInOrder(t *testing.T) {
 	r := core.NewRegistry()

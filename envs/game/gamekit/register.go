@@ -31,3 +31,16 @@ func Common(o *core.Options, def, lo, hi int) (core.Style, int) {
 	style := o.Style()
 	return style, o.Int("max_turns", def, lo, hi)
 }
+
+// Factory returns, for a game whose constructor takes its level value, the
+// style and the max_turns override, the factory of each level: it reads
+// the common options (max_turns def in [lo, hi], see Common) and calls
+// newEnv. Option errors are reported by core.Registry.Make.
+func Factory[T any, E core.Env](def, lo, hi int, newEnv func(T, core.Style, int) (E, error)) func(T) core.Factory {
+	return func(v T) core.Factory {
+		return func(o *core.Options) (core.Env, error) {
+			style, maxTurns := Common(o, def, lo, hi)
+			return newEnv(v, style, maxTurns)
+		}
+	}
+}
