@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
 // Level is one difficulty: a Box²×Box² grid with Clues given cells (more
@@ -87,10 +88,7 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 		}
 	}
 	e.left = e.empty
-	e.limit = e.lv.Turns
-	if e.maxTurns > 0 {
-		e.limit = e.maxTurns
-	}
+	e.limit = gamekit.Limit(e.lv.Turns, e.maxTurns)
 	e.turn, e.active = 0, true
 	obs := e.instructions() + "\n" + string(e.sh.render(nil, e.grid))
 	return obs, core.Info{core.InfoMaxTurns: e.limit, "level": e.lv.Name, "empty_cells": e.empty}, nil
@@ -111,22 +109,14 @@ func (e *Env) instructions() string {
 
 // Step plays one placement: see the package doc for the rules and rewards.
 func (e *Env) Step(text string) (core.Step, error) {
-	if !e.active {
-		return core.Step{}, core.ErrNotReset
+	info, err := gamekit.BeginStep(e.active, &e.turn)
+	if err != nil {
+		return core.Step{}, err
 	}
-	e.turn++
-	info := core.Info{core.InfoTurn: e.turn}
 	a, err := parseAction(text)
 	if err != nil {
 		e.active = false
-		info[core.InfoFormatError] = true
-		info[core.InfoSuccess] = false
-		return core.Step{
-			Obs:        "Format error: " + err.Error() + `. Answer \boxed{row col num}.`,
-			Reward:     core.RewardFormatError,
-			Terminated: true,
-			Info:       info,
-		}, nil
+		return gamekit.FormatError(info, "Format error: "+err.Error()+`. Answer \boxed{row col num}.`), nil
 	}
 	msg, reward, invalid := e.apply(a)
 	st := core.Step{Reward: reward, Info: info}
