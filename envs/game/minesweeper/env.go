@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
 // Level is one difficulty: an n×n board with Mines mines and a turn limit.
@@ -70,10 +71,7 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 		e.lv = e.levels[e.rng.IntN(len(e.levels))]
 	}
 	e.b.reset(e.lv.Size, e.lv.Mines)
-	e.limit = e.lv.Turns
-	if e.maxTurns > 0 {
-		e.limit = e.maxTurns
-	}
+	e.limit = gamekit.Limit(e.lv.Turns, e.maxTurns)
 	e.turn, e.active = 0, true
 	obs := e.instructions() + "\n" + string(e.b.render(nil, false))
 	return obs, core.Info{core.InfoMaxTurns: e.limit, "level": e.lv.Name}, nil
@@ -103,22 +101,14 @@ const (
 
 // Step plays one move: see the package doc for the rules and rewards.
 func (e *Env) Step(text string) (core.Step, error) {
-	if !e.active {
-		return core.Step{}, core.ErrNotReset
+	info, err := gamekit.BeginStep(e.active, &e.turn)
+	if err != nil {
+		return core.Step{}, err
 	}
-	e.turn++
-	info := core.Info{core.InfoTurn: e.turn}
 	a, err := parseAction(text)
 	if err != nil {
 		e.active = false
-		info[core.InfoFormatError] = true
-		info[core.InfoSuccess] = false
-		return core.Step{
-			Obs:        "Format error: " + err.Error() + `. Answer \boxed{reveal r c} or \boxed{flag r c}.`,
-			Reward:     core.RewardFormatError,
-			Terminated: true,
-			Info:       info,
-		}, nil
+		return gamekit.FormatError(info, "Format error: "+err.Error()+`. Answer \boxed{reveal r c} or \boxed{flag r c}.`), nil
 	}
 	msg, reward, end, invalid := e.apply(a)
 	st := core.Step{Reward: reward, Info: info}
