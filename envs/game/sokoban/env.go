@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
 // Level is one difficulty: an n×n room (walls included) with Boxes boxes
@@ -81,10 +82,7 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 		return "", nil, fmt.Errorf("reset seed %d: %w", seed, err)
 	}
 	e.r, e.genSteps = r, steps
-	e.limit = e.lv.Turns
-	if e.maxTurns > 0 {
-		e.limit = e.maxTurns
-	}
+	e.limit = gamekit.Limit(e.lv.Turns, e.maxTurns)
 	e.turn, e.active = 0, true
 	obs := e.instructions() + "\n" + string(e.r.render(nil))
 	return obs, core.Info{core.InfoMaxTurns: e.limit, "level": e.lv.Name}, nil
@@ -104,22 +102,14 @@ func (e *Env) instructions() string {
 
 // Step plays one move: see the package doc for the rules and rewards.
 func (e *Env) Step(text string) (core.Step, error) {
-	if !e.active {
-		return core.Step{}, core.ErrNotReset
+	info, err := gamekit.BeginStep(e.active, &e.turn)
+	if err != nil {
+		return core.Step{}, err
 	}
-	e.turn++
-	info := core.Info{core.InfoTurn: e.turn}
 	d, err := parseAction(text)
 	if err != nil {
 		e.active = false
-		info[core.InfoFormatError] = true
-		info[core.InfoSuccess] = false
-		return core.Step{
-			Obs:        "Format error: " + err.Error() + `. Answer \boxed{up}, \boxed{down}, \boxed{left} or \boxed{right}.`,
-			Reward:     core.RewardFormatError,
-			Terminated: true,
-			Info:       info,
-		}, nil
+		return gamekit.FormatError(info, "Format error: "+err.Error()+`. Answer \boxed{up}, \boxed{down}, \boxed{left} or \boxed{right}.`), nil
 	}
 	st := core.Step{Info: info}
 	var msg string
