@@ -71,3 +71,15 @@ func TestLimit(t *testing.T) {
 	assert.Equal(t, 7, Limit(50, 7))
 	assert.Equal(t, 50, Limit(50, -1))
 }
+
+func TestDefaults(t *testing.T) {
+	level, style := "", core.Style("")
+	require.NoError(t, Defaults("g", &level, &style, 0))
+	assert.Equal(t, "easy", level)
+	assert.Equal(t, core.StyleGEM, style)
+	level, style = "hard", core.StyleBrief
+	require.NoError(t, Defaults("g", &level, &style, 5))
+	assert.Equal(t, "hard", level)
+	assert.Equal(t, core.StyleBrief, style)
+	require.EqualError(t, Defaults("wordle", &level, &style, -2), "wordle: MaxTurns = -2: want 0 (default) or more")
+}
