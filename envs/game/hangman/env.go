@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/gamekit"
 	"github.com/gemgo/gemgo/envs/game/words"
 )
 
@@ -73,14 +74,8 @@ func New(cfg Config) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Level == "" {
-		cfg.Level = "easy"
-	}
-	if cfg.Style == "" {
-		cfg.Style = core.StyleGEM
-	}
-	if cfg.MaxTurns < 0 {
-		return nil, fmt.Errorf("hangman: MaxTurns = %d: want 0 (default) or more", cfg.MaxTurns)
+	if err := gamekit.Defaults("hangman", &cfg.Level, &cfg.Style, cfg.MaxTurns); err != nil {
+		return nil, err
 	}
 	list := cfg.Words
 	if list == nil {
@@ -177,22 +172,14 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 
 // Step plays one guess: a letter or a word.
 func (e *Env) Step(action string) (core.Step, error) {
-	if !e.active {
-		return core.Step{}, core.ErrNotReset
+	info, err := gamekit.BeginStep(e.active, &e.turn)
+	if err != nil {
+		return core.Step{}, err
 	}
-	e.turn++
-	info := core.Info{core.InfoTurn: e.turn}
 	g, ok := words.FromBoxed(action)
 	if !ok {
 		e.active = false
-		info[core.InfoFormatError] = true
-		info[core.InfoSuccess] = false
-		return core.Step{
-			Obs:        "Format error: no guess found. Reply with one letter or the whole word in \\boxed{}.",
-			Reward:     core.RewardFormatError,
-			Terminated: true,
-			Info:       info,
-		}, nil
+		return gamekit.FormatError(info, "Format error: no guess found. Reply with one letter or the whole word in \\boxed{}."), nil
 	}
 	var st core.Step
 	var why string

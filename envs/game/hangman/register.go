@@ -2,30 +2,23 @@ package hangman
 
 import (
 	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/gamekit"
 	"github.com/gemgo/gemgo/envs/game/words"
 )
 
 // Register adds game:Hangman-v0-easy, -hard and -random to r.
 func Register(r *core.Registry) error {
-	for _, lv := range []struct{ level, desc string }{
-		{"easy", "Hangman: find a 3-letter word by guessing letters or the word, 10 turns"},
-		{"hard", "Hangman: find a 7-letter word by guessing letters or the word, 20 turns"},
-		{"random", "Hangman: find a word of 3, 5 or 7 letters (10, 15 or 20 turns), drawn per episode"},
-	} {
-		if err := r.RegisterDesc("game:Hangman-v0-"+lv.level, lv.desc, factory(lv.level)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return gamekit.Register(r, "game:Hangman-v0-", []gamekit.Level[string]{
+		{Name: "easy", Desc: "Hangman: find a 3-letter word by guessing letters or the word, 10 turns", Value: "easy"},
+		{Name: "hard", Desc: "Hangman: find a 7-letter word by guessing letters or the word, 20 turns", Value: "hard"},
+		{Name: "random", Desc: "Hangman: find a word of 3, 5 or 7 letters (10, 15 or 20 turns), drawn per episode", Value: "random"},
+	}, factory)
 }
 
 func factory(level string) core.Factory {
 	return func(o *core.Options) (core.Env, error) {
-		cfg := Config{
-			Level:    level,
-			Style:    o.Style(),
-			MaxTurns: o.Int("max_turns", 0, 1, 1000),
-		}
+		cfg := Config{Level: level}
+		cfg.Style, cfg.MaxTurns = gamekit.Common(o, 0, 1, 1000)
 		src := words.ReadOptions(o)
 		if err := o.Err(); err != nil {
 			return nil, err
