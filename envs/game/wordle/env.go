@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/gamekit"
 	"github.com/gemgo/gemgo/envs/game/words"
 )
 
@@ -71,14 +72,8 @@ func New(cfg Config) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Level == "" {
-		cfg.Level = "easy"
-	}
-	if cfg.Style == "" {
-		cfg.Style = core.StyleGEM
-	}
-	if cfg.MaxTurns < 0 {
-		return nil, fmt.Errorf("wordle: MaxTurns = %d: want 0 (default) or more", cfg.MaxTurns)
+	if err := gamekit.Defaults("wordle", &cfg.Level, &cfg.Style, cfg.MaxTurns); err != nil {
+		return nil, err
 	}
 	list := cfg.Words
 	if list == nil {
@@ -167,23 +162,15 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 
 // Step plays one guess.
 func (e *Env) Step(action string) (core.Step, error) {
-	if !e.active {
-		return core.Step{}, core.ErrNotReset
+	info, err := gamekit.BeginStep(e.active, &e.turn)
+	if err != nil {
+		return core.Step{}, err
 	}
-	e.turn++
 	n := len(e.answer)
-	info := core.Info{core.InfoTurn: e.turn}
 	guess, ok := ParseGuess(action)
 	if !ok {
 		e.active = false
-		info[core.InfoFormatError] = true
-		info[core.InfoSuccess] = false
-		return core.Step{
-			Obs:        fmt.Sprintf("Format error: no guess found. Reply with a %d-letter word in \\boxed{}.", n),
-			Reward:     core.RewardFormatError,
-			Terminated: true,
-			Info:       info,
-		}, nil
+		return gamekit.FormatError(info, fmt.Sprintf("Format error: no guess found. Reply with a %d-letter word in \\boxed{}.", n)), nil
 	}
 	var st core.Step
 	if why := e.invalid(guess); why != "" {

@@ -2,30 +2,23 @@ package wordle
 
 import (
 	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/gamekit"
 	"github.com/gemgo/gemgo/envs/game/words"
 )
 
 // Register adds game:Wordle-v0-easy, -hard and -random to r.
 func Register(r *core.Registry) error {
-	for _, lv := range []struct{ level, desc string }{
-		{"easy", "Wordle: find a 3-letter word from G/Y/X feedback, 15 turns"},
-		{"hard", "Wordle: find a 5-letter word from G/Y/X feedback, 25 turns"},
-		{"random", "Wordle: find a word of 3-5 letters (drawn per episode) from G/Y/X feedback, 5 turns a letter"},
-	} {
-		if err := r.RegisterDesc("game:Wordle-v0-"+lv.level, lv.desc, factory(lv.level)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return gamekit.Register(r, "game:Wordle-v0-", []gamekit.Level[string]{
+		{Name: "easy", Desc: "Wordle: find a 3-letter word from G/Y/X feedback, 15 turns", Value: "easy"},
+		{Name: "hard", Desc: "Wordle: find a 5-letter word from G/Y/X feedback, 25 turns", Value: "hard"},
+		{Name: "random", Desc: "Wordle: find a word of 3-5 letters (drawn per episode) from G/Y/X feedback, 5 turns a letter", Value: "random"},
+	}, factory)
 }
 
 func factory(level string) core.Factory {
 	return func(o *core.Options) (core.Env, error) {
-		cfg := Config{
-			Level:    level,
-			Style:    o.Style(),
-			MaxTurns: o.Int("max_turns", 0, 1, 1000),
-		}
+		cfg := Config{Level: level}
+		cfg.Style, cfg.MaxTurns = gamekit.Common(o, 0, 1, 1000)
 		src := words.ReadOptions(o)
 		if err := o.Err(); err != nil {
 			return nil, err
