@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/gamekit"
 	"github.com/gemgo/gemgo/envs/game/words"
 )
 
@@ -80,14 +81,8 @@ func New(cfg Config) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Level == "" {
-		cfg.Level = "easy"
-	}
-	if cfg.Style == "" {
-		cfg.Style = core.StyleGEM
-	}
-	if cfg.MaxTurns < 0 {
-		return nil, fmt.Errorf("wordsearch: MaxTurns = %d: want 0 (default) or more", cfg.MaxTurns)
+	if err := gamekit.Defaults("wordsearch", &cfg.Level, &cfg.Style, cfg.MaxTurns); err != nil {
+		return nil, err
 	}
 	list := cfg.Words
 	if list == nil {
@@ -223,22 +218,14 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 
 // Step checks one pair of ends.
 func (e *Env) Step(action string) (core.Step, error) {
-	if !e.active {
-		return core.Step{}, core.ErrNotReset
+	info, err := gamekit.BeginStep(e.active, &e.turn)
+	if err != nil {
+		return core.Step{}, err
 	}
-	e.turn++
-	info := core.Info{core.InfoTurn: e.turn}
 	m, ok := ParseMove(action)
 	if !ok {
 		e.active = false
-		info[core.InfoFormatError] = true
-		info[core.InfoSuccess] = false
-		return core.Step{
-			Obs:        "Format error: reply with \\boxed{r1 c1 r2 c2}, for example \\boxed{0 0 0 4}.",
-			Reward:     core.RewardFormatError,
-			Terminated: true,
-			Info:       info,
-		}, nil
+		return gamekit.FormatError(info, "Format error: reply with \\boxed{r1 c1 r2 c2}, for example \\boxed{0 0 0 4}."), nil
 	}
 	st := core.Step{Info: info}
 	e.sb.Reset()

@@ -4,30 +4,23 @@ import (
 	"fmt"
 
 	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/gamekit"
 	"github.com/gemgo/gemgo/envs/game/words"
 )
 
 // Register adds game:WordSearch-v0-easy, -hard and -random to r.
 func Register(r *core.Registry) error {
-	for _, lv := range []struct{ level, desc string }{
-		{"easy", "WordSearch: find 5 words hidden across or down in an 8x8 grid, 20 turns"},
-		{"hard", "WordSearch: find 5 words hidden in any of 8 directions in a 12x12 grid, 20 turns"},
-		{"random", "WordSearch: easy or hard, drawn per episode"},
-	} {
-		if err := r.RegisterDesc("game:WordSearch-v0-"+lv.level, lv.desc, factory(lv.level)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return gamekit.Register(r, "game:WordSearch-v0-", []gamekit.Level[string]{
+		{Name: "easy", Desc: "WordSearch: find 5 words hidden across or down in an 8x8 grid, 20 turns", Value: "easy"},
+		{Name: "hard", Desc: "WordSearch: find 5 words hidden in any of 8 directions in a 12x12 grid, 20 turns", Value: "hard"},
+		{Name: "random", Desc: "WordSearch: easy or hard, drawn per episode", Value: "random"},
+	}, factory)
 }
 
 func factory(level string) core.Factory {
 	return func(o *core.Options) (core.Env, error) {
-		cfg := Config{
-			Level:    level,
-			Style:    o.Style(),
-			MaxTurns: o.Int("max_turns", 0, 1, 1000),
-		}
+		cfg := Config{Level: level}
+		cfg.Style, cfg.MaxTurns = gamekit.Common(o, 0, 1, 1000)
 		src := words.ReadOptions(o)
 		if err := o.Err(); err != nil {
 			return nil, err
