@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/gamekit"
 	"github.com/gemgo/gemgo/envs/game/words"
 )
 
@@ -74,14 +75,8 @@ func New(cfg Config) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Level == "" {
-		cfg.Level = "easy"
-	}
-	if cfg.Style == "" {
-		cfg.Style = core.StyleGEM
-	}
-	if cfg.MaxTurns < 0 {
-		return nil, fmt.Errorf("crosswords: MaxTurns = %d: want 0 (default) or more", cfg.MaxTurns)
+	if err := gamekit.Defaults("crosswords", &cfg.Level, &cfg.Style, cfg.MaxTurns); err != nil {
+		return nil, err
 	}
 	clues := cfg.Clues
 	if clues == nil {
@@ -234,22 +229,14 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 
 // Step writes one letter.
 func (e *Env) Step(action string) (core.Step, error) {
-	if !e.active {
-		return core.Step{}, core.ErrNotReset
+	info, err := gamekit.BeginStep(e.active, &e.turn)
+	if err != nil {
+		return core.Step{}, err
 	}
-	e.turn++
-	info := core.Info{core.InfoTurn: e.turn}
 	m, ok := ParseMove(action)
 	if !ok {
 		e.active = false
-		info[core.InfoFormatError] = true
-		info[core.InfoSuccess] = false
-		return core.Step{
-			Obs:        "Format error: reply with \\boxed{row col letter}, for example \\boxed{0 2 E}.",
-			Reward:     core.RewardFormatError,
-			Terminated: true,
-			Info:       info,
-		}, nil
+		return gamekit.FormatError(info, "Format error: reply with \\boxed{row col letter}, for example \\boxed{0 2 E}."), nil
 	}
 	st := core.Step{Info: info}
 	p := &e.puzzle

@@ -4,32 +4,25 @@ import (
 	"fmt"
 
 	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/gamekit"
 	"github.com/gemgo/gemgo/envs/game/words"
 )
 
 // Register adds game:Crosswords-v0-easy, -hard and -random to r.
 func Register(r *core.Registry) error {
-	for _, lv := range []struct{ level, desc string }{
-		{"easy", "Crosswords: fill a 3-word crossword from clues that show lengths, 30 turns"},
-		{"hard", "Crosswords: fill a 3-word crossword from clues without lengths, 40 turns"},
-		{"random", "Crosswords: easy or hard, drawn per episode"},
-	} {
-		if err := r.RegisterDesc("game:Crosswords-v0-"+lv.level, lv.desc, factory(lv.level)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return gamekit.Register(r, "game:Crosswords-v0-", []gamekit.Level[string]{
+		{Name: "easy", Desc: "Crosswords: fill a 3-word crossword from clues that show lengths, 30 turns", Value: "easy"},
+		{Name: "hard", Desc: "Crosswords: fill a 3-word crossword from clues without lengths, 40 turns", Value: "hard"},
+		{Name: "random", Desc: "Crosswords: easy or hard, drawn per episode", Value: "random"},
+	}, factory)
 }
 
 // factory reads the options style, max_turns and clue_file (a file of
 // "word: clue" lines replacing the embedded clues).
 func factory(level string) core.Factory {
 	return func(o *core.Options) (core.Env, error) {
-		cfg := Config{
-			Level:    level,
-			Style:    o.Style(),
-			MaxTurns: o.Int("max_turns", 0, 1, 1000),
-		}
+		cfg := Config{Level: level}
+		cfg.Style, cfg.MaxTurns = gamekit.Common(o, 0, 1, 1000)
 		clueFile := o.String("clue_file", "")
 		if err := o.Err(); err != nil {
 			return nil, err
