@@ -21,3 +21,12 @@ func Defaults(game string, level *string, style *core.Style, maxTurns int) error
 	}
 	return nil
 }
+
+// CheckStyle refuses a style other than the zero one (the default),
+// core.StyleGEM and core.StyleBrief; game names the package in the error.
+func CheckStyle(game string, style core.Style) error {
+	if style != "" && style != core.StyleGEM && style != core.StyleBrief {
+		return fmt.Errorf("%s: style %q: allowed values are %s, %s", game, style, core.StyleGEM, core.StyleBrief)
+	}
+	return nil
+}

@@ -83,3 +83,10 @@ func TestDefaults(t *testing.T) {
 	assert.Equal(t, core.StyleBrief, style)
 	require.EqualError(t, Defaults("wordle", &level, &style, -2), "wordle: MaxTurns = -2: want 0 (default) or more")
 }
+
+func TestCheckStyle(t *testing.T) {
+	for _, s := range []core.Style{"", core.StyleGEM, core.StyleBrief} {
+		require.NoError(t, CheckStyle("g", s))
+	}
+	require.EqualError(t, CheckStyle("hanoi", "fancy"), `hanoi: style "fancy": allowed values are gem, brief`)
+}
