@@ -1,6 +1,9 @@
 package hanoi
 
-import "github.com/gemgo/gemgo/envs/core"
+import (
+	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/gamekit"
+)
 
 // Register adds game:TowerofHanoi-v0-easy, -hard and -random to r.
 //
@@ -8,27 +11,18 @@ import "github.com/gemgo/gemgo/envs/core"
 // level's; at least 2^disks−1), and for -easy and -hard "disks" (1–12;
 // default the level's).
 func Register(r *core.Registry) error {
-	for _, lv := range []struct {
-		id, desc string
-		cfg      Config
-	}{
-		{"game:TowerofHanoi-v0-easy", "Tower of Hanoi: move 3 disks from peg A to peg C within 10 turns.", Config{Level: Level{3, 10}}},
-		{"game:TowerofHanoi-v0-hard", "Tower of Hanoi: move 5 disks from peg A to peg C within 35 turns.", Config{Level: Level{5, 35}}},
-		{"game:TowerofHanoi-v0-random", "Tower of Hanoi: move the tower from A to C; disks and turn limit drawn each episode.", Config{Random: true}},
-	} {
-		if err := r.RegisterDesc(lv.id, lv.desc, factory(lv.cfg)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return gamekit.Register(r, "game:TowerofHanoi-v0-", []gamekit.Level[Config]{
+		{Name: "easy", Desc: "Tower of Hanoi: move 3 disks from peg A to peg C within 10 turns.", Value: Config{Level: Level{3, 10}}},
+		{Name: "hard", Desc: "Tower of Hanoi: move 5 disks from peg A to peg C within 35 turns.", Value: Config{Level: Level{5, 35}}},
+		{Name: "random", Desc: "Tower of Hanoi: move the tower from A to C; disks and turn limit drawn each episode.", Value: Config{Random: true}},
+	}, factory)
 }
 
 // factory reads the options of a level into a Config.
 func factory(level Config) core.Factory {
 	return func(o *core.Options) (core.Env, error) {
 		cfg := level
-		cfg.Style = o.Style()
-		cfg.MaxTurns = o.Int("max_turns", level.MaxTurns, 1, 10000)
+		cfg.Style, cfg.MaxTurns = gamekit.Common(o, level.MaxTurns, 1, 10000)
 		if level.Random {
 			if cfg.MaxTurns > 0 && cfg.MaxTurns < 31 {
 				o.Failf("option max_turns = %d cannot solve the 5-disk level of -random: it needs at least 31", cfg.MaxTurns)
