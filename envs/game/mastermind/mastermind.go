@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
 // Level is one difficulty: the code length, the digits 1..Digits it draws
@@ -30,8 +31,8 @@ type Config struct {
 
 // Validate reports the first invalid field, naming it and its allowed range.
 func (c Config) Validate() error {
-	if c.Style != "" && c.Style != core.StyleGEM && c.Style != core.StyleBrief {
-		return fmt.Errorf("mastermind: style %q: allowed values are %s, %s", c.Style, core.StyleGEM, core.StyleBrief)
+	if err := gamekit.CheckStyle("mastermind", c.Style); err != nil {
+		return err
 	}
 	if c.MaxTurns < 0 || (!c.Random && c.MaxTurns == 0) {
 		return fmt.Errorf("mastermind: max_turns = %d: want at least 1", c.MaxTurns)
@@ -116,11 +117,10 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 
 // Step plays one guess.
 func (e *Env) Step(action string) (core.Step, error) {
-	if !e.active {
-		return core.Step{}, core.ErrNotReset
+	info, err := gamekit.BeginStep(e.active, &e.turn)
+	if err != nil {
+		return core.Step{}, err
 	}
-	e.turn++
-	info := core.Info{core.InfoTurn: e.turn}
 	content, ok := core.LastBoxed(action)
 	var n int
 	if ok {
@@ -128,8 +128,7 @@ func (e *Env) Step(action string) (core.Step, error) {
 	}
 	if !ok {
 		e.end(info, false)
-		info[core.InfoFormatError] = true
-		return core.Step{Obs: e.formatError(), Reward: core.RewardFormatError, Terminated: true, Info: info}, nil
+		return gamekit.FormatError(info, e.formatError()), nil
 	}
 	last := e.turn >= e.lv.MaxTurns
 
