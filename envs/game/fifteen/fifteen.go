@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
 // Level is one difficulty: the board size and the turn limit.
@@ -34,8 +35,8 @@ type Config struct {
 
 // Validate reports the first invalid field, naming it and its allowed range.
 func (c Config) Validate() error {
-	if c.Style != "" && c.Style != core.StyleGEM && c.Style != core.StyleBrief {
-		return fmt.Errorf("fifteen: style %q: allowed values are %s, %s", c.Style, core.StyleGEM, core.StyleBrief)
+	if err := gamekit.CheckStyle("fifteen", c.Style); err != nil {
+		return err
 	}
 	if c.MaxTurns < 0 || (!c.Random && c.MaxTurns == 0) {
 		return fmt.Errorf("fifteen: max_turns = %d: want at least 1", c.MaxTurns)
@@ -129,11 +130,10 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 
 // Step plays one move.
 func (e *Env) Step(action string) (core.Step, error) {
-	if !e.active {
-		return core.Step{}, core.ErrNotReset
+	info, err := gamekit.BeginStep(e.active, &e.turn)
+	if err != nil {
+		return core.Step{}, err
 	}
-	e.turn++
-	info := core.Info{core.InfoTurn: e.turn}
 	content, ok := core.LastBoxed(action)
 	var dir int
 	if ok {
@@ -141,8 +141,7 @@ func (e *Env) Step(action string) (core.Step, error) {
 	}
 	if !ok {
 		e.end(info, false)
-		info[core.InfoFormatError] = true
-		return core.Step{Obs: e.formatError(), Reward: core.RewardFormatError, Terminated: true, Info: info}, nil
+		return gamekit.FormatError(info, e.formatError()), nil
 	}
 	moved := e.b.move(dir)
 	if !moved {

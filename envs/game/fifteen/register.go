@@ -1,6 +1,9 @@
 package fifteen
 
-import "github.com/gemgo/gemgo/envs/core"
+import (
+	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/gamekit"
+)
 
 // Register adds game:FifteenPuzzle-v0-easy, -hard and -random to r.
 //
@@ -9,19 +12,11 @@ import "github.com/gemgo/gemgo/envs/core"
 // max_turns; default half the level's turn limit), and for -easy and -hard
 // "size" (2–8; default the level's).
 func Register(r *core.Registry) error {
-	for _, lv := range []struct {
-		id, desc string
-		cfg      Config
-	}{
-		{"game:FifteenPuzzle-v0-easy", "Sliding puzzle: put the tiles of a 2x2 board in order within 10 turns.", Config{Level: Level{2, 10}}},
-		{"game:FifteenPuzzle-v0-hard", "Sliding puzzle: put the tiles of a 4x4 board in order within 50 turns.", Config{Level: Level{4, 50}}},
-		{"game:FifteenPuzzle-v0-random", "Sliding puzzle: put the tiles in order; board size and turn limit drawn each episode.", Config{Random: true}},
-	} {
-		if err := r.RegisterDesc(lv.id, lv.desc, factory(lv.cfg)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return gamekit.Register(r, "game:FifteenPuzzle-v0-", []gamekit.Level[Config]{
+		{Name: "easy", Desc: "Sliding puzzle: put the tiles of a 2x2 board in order within 10 turns.", Value: Config{Level: Level{2, 10}}},
+		{Name: "hard", Desc: "Sliding puzzle: put the tiles of a 4x4 board in order within 50 turns.", Value: Config{Level: Level{4, 50}}},
+		{Name: "random", Desc: "Sliding puzzle: put the tiles in order; board size and turn limit drawn each episode.", Value: Config{Random: true}},
+	}, factory)
 }
 
 // factory reads the options of a level into a Config; New checks the
@@ -29,8 +24,7 @@ func Register(r *core.Registry) error {
 func factory(level Config) core.Factory {
 	return func(o *core.Options) (core.Env, error) {
 		cfg := level
-		cfg.Style = o.Style()
-		cfg.MaxTurns = o.Int("max_turns", level.MaxTurns, 1, 10000)
+		cfg.Style, cfg.MaxTurns = gamekit.Common(o, level.MaxTurns, 1, 10000)
 		cfg.Scramble = o.Int("scramble", 0, 1, 10000)
 		if !level.Random {
 			cfg.Size = o.Int("size", level.Size, 2, MaxSize)
