@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
 // Config sets up a game. The zero Style means core.StyleGEM.
@@ -30,8 +31,8 @@ type Config struct {
 
 // Validate reports the first invalid field, naming it and its allowed range.
 func (c Config) Validate() error {
-	if c.Style != "" && c.Style != core.StyleGEM && c.Style != core.StyleBrief {
-		return fmt.Errorf("guessnumber: style %q: allowed values are %s, %s", c.Style, core.StyleGEM, core.StyleBrief)
+	if err := gamekit.CheckStyle("guessnumber", c.Style); err != nil {
+		return err
 	}
 	if c.MaxTurns < 0 {
 		return fmt.Errorf("guessnumber: max_turns = %d: want at least 1 (or 0 for the default)", c.MaxTurns)
@@ -116,11 +117,10 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 
 // Step plays one guess.
 func (e *Env) Step(action string) (core.Step, error) {
-	if !e.active {
-		return core.Step{}, core.ErrNotReset
+	info, err := gamekit.BeginStep(e.active, &e.turn)
+	if err != nil {
+		return core.Step{}, err
 	}
-	e.turn++
-	info := core.Info{core.InfoTurn: e.turn}
 	content, ok := core.LastBoxed(action)
 	var guess int
 	var text string
@@ -129,10 +129,8 @@ func (e *Env) Step(action string) (core.Step, error) {
 	}
 	if !ok {
 		e.active = false
-		info[core.InfoFormatError] = true
-		info[core.InfoSuccess] = false
 		info["target"] = e.target
-		return core.Step{Obs: e.formatError(), Reward: core.RewardFormatError, Terminated: true, Info: info}, nil
+		return gamekit.FormatError(info, e.formatError()), nil
 	}
 	info["guess"] = guess
 

@@ -1,6 +1,9 @@
 package guessnumber
 
-import "github.com/gemgo/gemgo/envs/core"
+import (
+	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/gamekit"
+)
 
 // Register adds game:GuessTheNumber-v0-easy, -hard and -random to r.
 //
@@ -8,27 +11,18 @@ import "github.com/gemgo/gemgo/envs/core"
 // level's), and for -easy and -hard "min" and "max" (the range, both
 // included, in [-1e9, 1e9] with max > min; default the level's).
 func Register(r *core.Registry) error {
-	for _, lv := range []struct {
-		id, desc string
-		cfg      Config
-	}{
-		{"game:GuessTheNumber-v0-easy", "Guess a number in 1-10 from higher/lower hints within 4 turns.", Config{Min: 1, Max: 10, MaxTurns: 4}},
-		{"game:GuessTheNumber-v0-hard", "Guess a number in 1-50 from higher/lower hints within 7 turns.", Config{Min: 1, Max: 50, MaxTurns: 7}},
-		{"game:GuessTheNumber-v0-random", "Guess a number from higher/lower hints; range and turn limit drawn each episode.", Config{Random: true}},
-	} {
-		if err := r.RegisterDesc(lv.id, lv.desc, factory(lv.cfg)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return gamekit.Register(r, "game:GuessTheNumber-v0-", []gamekit.Level[Config]{
+		{Name: "easy", Desc: "Guess a number in 1-10 from higher/lower hints within 4 turns.", Value: Config{Min: 1, Max: 10, MaxTurns: 4}},
+		{Name: "hard", Desc: "Guess a number in 1-50 from higher/lower hints within 7 turns.", Value: Config{Min: 1, Max: 50, MaxTurns: 7}},
+		{Name: "random", Desc: "Guess a number from higher/lower hints; range and turn limit drawn each episode.", Value: Config{Random: true}},
+	}, factory)
 }
 
 // factory reads the options of a level into a Config.
 func factory(level Config) core.Factory {
 	return func(o *core.Options) (core.Env, error) {
 		cfg := level
-		cfg.Style = o.Style()
-		cfg.MaxTurns = o.Int("max_turns", level.MaxTurns, 1, 1000)
+		cfg.Style, cfg.MaxTurns = gamekit.Common(o, level.MaxTurns, 1, 1000)
 		cfg.NoPartialCredit = !o.Bool("partial_credit", true)
 		if !level.Random {
 			cfg.Min = o.Int("min", level.Min, -Bound, Bound)
