@@ -69,10 +69,7 @@ func (e *Env) Description() string {
 // Reset starts a board with two random tiles.
 func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	e.pcg.Seed(seed, 0x32303438) // "2048"
-	e.lv = e.levels[0]
-	if len(e.levels) > 1 {
-		e.lv = e.levels[e.rng.IntN(len(e.levels))]
-	}
+	e.lv = gamekit.Pick(e.rng, e.levels)
 	e.b = board{}
 	e.b.spawn(e.rng)
 	e.b.spawn(e.rng)
