@@ -73,10 +73,7 @@ func (e *Env) Description() string {
 func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	e.pcg.Seed(seed, 0x736f6b6f) // "soko"
 	e.active = false
-	e.lv = e.levels[0]
-	if len(e.levels) > 1 {
-		e.lv = e.levels[e.rng.IntN(len(e.levels))]
-	}
+	e.lv = gamekit.Pick(e.rng, e.levels)
 	r, steps, err := generate(e.rng, e.lv.Size, e.lv.Boxes, e.lv.budget())
 	if err != nil {
 		return "", nil, fmt.Errorf("reset seed %d: %w", seed, err)
