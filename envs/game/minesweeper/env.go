@@ -66,10 +66,7 @@ func (e *Env) Description() string {
 // Reset starts a new board; the mines are placed at the first reveal.
 func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	e.pcg.Seed(seed, 0x6d696e6573) // "mines"
-	e.lv = e.levels[0]
-	if len(e.levels) > 1 {
-		e.lv = e.levels[e.rng.IntN(len(e.levels))]
-	}
+	e.lv = gamekit.Pick(e.rng, e.levels)
 	e.b.reset(e.lv.Size, e.lv.Mines)
 	e.limit = gamekit.Limit(e.lv.Turns, e.maxTurns)
 	e.turn, e.active = 0, true
