@@ -74,10 +74,7 @@ func (e *Env) Description() string {
 // Reset generates a new puzzle with a unique solution.
 func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	e.pcg.Seed(seed, 0x7375646f6b75) // "sudoku"
-	e.lv = e.levels[0]
-	if len(e.levels) > 1 {
-		e.lv = e.levels[e.rng.IntN(len(e.levels))]
-	}
+	e.lv = gamekit.Pick(e.rng, e.levels)
 	e.sh = shape{n: e.lv.Box * e.lv.Box, b: e.lv.Box}
 	e.sol = e.sh.solution(e.rng)
 	e.grid = e.sh.puzzle(e.rng, e.sol, e.sh.n*e.sh.n-e.lv.Clues)
