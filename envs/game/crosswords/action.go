@@ -1,10 +1,6 @@
 package crosswords
 
-import (
-	"strings"
-
-	"github.com/gemgo/gemgo/envs/core"
-)
+import "github.com/gemgo/gemgo/envs/game/gamekit"
 
 // Move writes one letter (lowercase a–z) into a cell.
 type Move struct {
@@ -19,18 +15,15 @@ type Move struct {
 // move, not a format error). ok is false when the box is missing or holds
 // anything else.
 func ParseMove(response string) (m Move, ok bool) {
-	s, ok := core.LastBoxed(response)
+	fields, ok := gamekit.BoxedFields(response)
 	if !ok {
 		return Move{}, false
 	}
-	fields := strings.FieldsFunc(s, func(r rune) bool {
-		return r == ' ' || r == ',' || r == '(' || r == ')' || r == '\t' || r == '\n' || r == '\r'
-	})
 	if len(fields) != 3 || len(fields[2]) != 1 {
 		return Move{}, false
 	}
-	row, ok1 := Int(fields[0])
-	col, ok2 := Int(fields[1])
+	row, ok1 := gamekit.Int(fields[0])
+	col, ok2 := gamekit.Int(fields[1])
 	l := fields[2][0] | 0x20 // ASCII lowercase
 	if !ok1 || !ok2 || l < 'a' || l > 'z' {
 		return Move{}, false
@@ -38,28 +31,5 @@ func ParseMove(response string) (m Move, ok bool) {
 	return Move{Row: row, Col: col, Letter: l}, true
 }
 
-// maxInt is where Int saturates: far beyond any grid.
-const maxInt = 1 << 30
-
-// Int parses a whole number with an optional sign, saturating at ±2^30.
-func Int(s string) (int, bool) {
-	neg := false
-	if s != "" && (s[0] == '-' || s[0] == '+') {
-		neg = s[0] == '-'
-		s = s[1:]
-	}
-	if s == "" {
-		return 0, false
-	}
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return 0, false
-		}
-		n = min(n*10+int(s[i]-'0'), maxInt)
-	}
-	if neg {
-		n = -n
-	}
-	return n, true
-}
+// maxInt is where a coordinate saturates (see gamekit.Int).
+const maxInt = gamekit.MaxInt
