@@ -209,4 +209,7 @@ func TestInterruptedRunResumes(t *testing.T) {
 	require.NoError(t, d.Err)
 	assert.Equal(t, 2, d.Iterations)
 	assert.Len(t, d.Success.X, 3, "evaluations at iterations 0, 1, 2, none repeated")
+	// The wall clock continues across the interruption.
+	require.Len(t, d.SuccessT.X, 3)
+	assert.Greater(t, d.SuccessT.X[2], d.SuccessT.X[1], "wall-clock seconds at iterations 1 and 2")
 }

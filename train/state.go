@@ -80,7 +80,9 @@ func progressFromMeta(m map[string]string) (progress, error) {
 
 // saveCheckpoint writes the run's state to dir/name atomically.
 func (r *runner) saveCheckpoint(name string) error {
-	ck := &policy.Checkpoint{Policy: r.w, Tokenizer: r.tok, Meta: r.prog.meta()}
+	p := r.prog
+	p.WallSeconds = r.result().Wall.Seconds() // this process's time too: a resumed run continues the clock
+	ck := &policy.Checkpoint{Policy: r.w, Tokenizer: r.tok, Meta: p.meta()}
 	ps := r.tr.State()
 	ck.PolicyAdam = &ps
 	if r.critic != nil {
