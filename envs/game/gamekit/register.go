@@ -44,3 +44,12 @@ func Factory[T any, E core.Env](def, lo, hi int, newEnv func(T, core.Style, int)
 		}
 	}
 }
+
+// AsEnv turns a game constructor's result into a factory's: a nil core.Env
+// (not a typed nil pointer) with the error when there is one.
+func AsEnv[E core.Env](env E, err error) (core.Env, error) {
+	if err != nil {
+		return nil, err
+	}
+	return env, nil
+}
