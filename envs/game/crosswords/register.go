@@ -34,10 +34,6 @@ func factory(level string) core.Factory {
 			}
 			cfg.Clues = cs
 		}
-		env, err := New(cfg)
-		if err != nil {
-			return nil, err
-		}
-		return env, nil
+		return gamekit.AsEnv(New(cfg))
 	}
 }
