@@ -36,10 +36,6 @@ func factory(level string) core.Factory {
 			return nil, err
 		}
 		cfg.Words = list
-		env, err := New(cfg)
-		if err != nil {
-			return nil, err
-		}
-		return env, nil
+		return gamekit.AsEnv(New(cfg))
 	}
 }
