@@ -13,9 +13,7 @@ func Defaults(game string, level *string, style *core.Style, maxTurns int) error
 	if *level == "" {
 		*level = "easy"
 	}
-	if *style == "" {
-		*style = core.StyleGEM
-	}
+	*style = StyleOrGEM(*style)
 	if maxTurns < 0 {
 		return fmt.Errorf("%s: MaxTurns = %d: want 0 (default) or more", game, maxTurns)
 	}
@@ -27,6 +25,24 @@ func Defaults(game string, level *string, style *core.Style, maxTurns int) error
 func CheckStyle(game string, style core.Style) error {
 	if style != "" && style != core.StyleGEM && style != core.StyleBrief {
 		return fmt.Errorf("%s: style %q: allowed values are %s, %s", game, style, core.StyleGEM, core.StyleBrief)
+	}
+	return nil
+}
+
+// StyleOrGEM returns style, or core.StyleGEM for the zero style.
+func StyleOrGEM(style core.Style) core.Style {
+	if style == "" {
+		return core.StyleGEM
+	}
+	return style
+}
+
+// CheckMaxTurns refuses a negative maxTurns, and a zero one for a fixed
+// (not random) level, which has no turn limit of its own to fall back on;
+// game names the package in the error.
+func CheckMaxTurns(game string, maxTurns int, random bool) error {
+	if maxTurns < 0 || (!random && maxTurns == 0) {
+		return fmt.Errorf("%s: max_turns = %d: want at least 1", game, maxTurns)
 	}
 	return nil
 }

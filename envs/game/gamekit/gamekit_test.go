@@ -152,3 +152,15 @@ func TestAsEnv(t *testing.T) {
 	require.EqualError(t, err, "bad level")
 	assert.True(t, env == nil, "an error gives a nil interface, not a typed nil")
 }
+
+func TestStyleOrGEM(t *testing.T) {
+	assert.Equal(t, core.StyleGEM, StyleOrGEM(""))
+	assert.Equal(t, core.StyleBrief, StyleOrGEM(core.StyleBrief))
+}
+
+func TestCheckMaxTurns(t *testing.T) {
+	require.NoError(t, CheckMaxTurns("g", 1, false))
+	require.NoError(t, CheckMaxTurns("g", 0, true), "random levels keep their drawn limit")
+	require.EqualError(t, CheckMaxTurns("hanoi", 0, false), "hanoi: max_turns = 0: want at least 1")
+	require.EqualError(t, CheckMaxTurns("fifteen", -4, true), "fifteen: max_turns = -4: want at least 1")
+}
