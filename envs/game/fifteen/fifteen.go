@@ -38,8 +38,8 @@ func (c Config) Validate() error {
 	if err := gamekit.CheckStyle("fifteen", c.Style); err != nil {
 		return err
 	}
-	if c.MaxTurns < 0 || (!c.Random && c.MaxTurns == 0) {
-		return fmt.Errorf("fifteen: max_turns = %d: want at least 1", c.MaxTurns)
+	if err := gamekit.CheckMaxTurns("fifteen", c.MaxTurns, c.Random); err != nil {
+		return err
 	}
 	if c.Scramble < 0 {
 		return fmt.Errorf("fifteen: scramble = %d: want at least 1 (or 0 for the default)", c.Scramble)
@@ -102,9 +102,7 @@ func New(cfg Config) (*Env, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if cfg.Style == "" {
-		cfg.Style = core.StyleGEM
-	}
+	cfg.Style = gamekit.StyleOrGEM(cfg.Style)
 	e := &Env{cfg: cfg, lv: cfg.Level}
 	e.rng = rand.New(&e.src)
 	return e, nil
