@@ -35,8 +35,8 @@ func (c Config) Validate() error {
 	if err := gamekit.CheckStyle("hanoi", c.Style); err != nil {
 		return err
 	}
-	if c.MaxTurns < 0 || (!c.Random && c.MaxTurns == 0) {
-		return fmt.Errorf("hanoi: max_turns = %d: want at least 1", c.MaxTurns)
+	if err := gamekit.CheckMaxTurns("hanoi", c.MaxTurns, c.Random); err != nil {
+		return err
 	}
 	if c.Random {
 		if c.MaxTurns > 0 && c.MaxTurns < 31 {
@@ -80,9 +80,7 @@ func New(cfg Config) (*Env, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if cfg.Style == "" {
-		cfg.Style = core.StyleGEM
-	}
+	cfg.Style = gamekit.StyleOrGEM(cfg.Style)
 	e := &Env{cfg: cfg, lv: cfg.Level}
 	e.rng = rand.New(&e.src)
 	for p := range e.pegs {
