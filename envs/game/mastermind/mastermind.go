@@ -34,8 +34,8 @@ func (c Config) Validate() error {
 	if err := gamekit.CheckStyle("mastermind", c.Style); err != nil {
 		return err
 	}
-	if c.MaxTurns < 0 || (!c.Random && c.MaxTurns == 0) {
-		return fmt.Errorf("mastermind: max_turns = %d: want at least 1", c.MaxTurns)
+	if err := gamekit.CheckMaxTurns("mastermind", c.MaxTurns, c.Random); err != nil {
+		return err
 	}
 	if c.Random {
 		return nil
@@ -78,9 +78,7 @@ func New(cfg Config) (*Env, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if cfg.Style == "" {
-		cfg.Style = core.StyleGEM
-	}
+	cfg.Style = gamekit.StyleOrGEM(cfg.Style)
 	e := &Env{cfg: cfg, guess: make([]int, 0, maxParsed), code: make([]int, 0, 9)}
 	e.rng = rand.New(&e.src)
 	e.lv = cfg.Level
