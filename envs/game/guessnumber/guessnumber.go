@@ -84,9 +84,7 @@ func New(cfg Config) (*Env, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if cfg.Style == "" {
-		cfg.Style = core.StyleGEM
-	}
+	cfg.Style = gamekit.StyleOrGEM(cfg.Style)
 	e := &Env{cfg: cfg}
 	e.rng = rand.New(&e.src)
 	e.lo, e.hi, e.maxTurns = cfg.Min, cfg.Max, cfg.MaxTurns
