@@ -52,8 +52,7 @@ type Env struct {
 	clues    []words.Clue
 	src      rand.PCG
 	rng      *rand.Rand
-	active   bool
-	turn     int
+	ep       gamekit.Episode
 	maxTurns int
 	puzzle   Puzzle
 	setting  Setting
@@ -106,7 +105,7 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	e.setting = e.settings[e.rng.IntN(len(e.settings))]
 	p, err := Generate(e.rng, e.clues, e.setting.Words)
 	if err != nil {
-		e.active = false
+		e.ep.Active = false
 		return "", nil, fmt.Errorf("reset %d: %w", seed, err)
 	}
 	e.puzzle = p
@@ -122,8 +121,7 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 		}
 	}
 	e.left = e.cells
-	e.turn = 0
-	e.active = true
+	e.ep.Start()
 	return e.instructions(), core.Info{core.InfoMaxTurns: e.maxTurns}, nil
 }
 
@@ -229,13 +227,13 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 
 // Step writes one letter.
 func (e *Env) Step(action string) (core.Step, error) {
-	info, err := gamekit.BeginStep(e.active, &e.turn)
+	info, err := e.ep.Begin()
 	if err != nil {
 		return core.Step{}, err
 	}
 	m, ok := ParseMove(action)
 	if !ok {
-		e.active = false
+		e.ep.Active = false
 		return gamekit.FormatError(info, "Format error: reply with \\boxed{row col letter}, for example \\boxed{0 2 E}."), nil
 	}
 	st := core.Step{Info: info}
@@ -263,19 +261,19 @@ func (e *Env) Step(action string) (core.Step, error) {
 	if e.left == 0 {
 		st.Terminated = true
 		info[core.InfoSuccess] = true
-		e.active = false
+		e.ep.Active = false
 		st.Obs += " The crossword is complete."
 		return st, nil
 	}
 	e.sb.Reset()
 	e.sb.WriteString(st.Obs)
-	if e.turn >= e.maxTurns {
+	if e.ep.Turn >= e.maxTurns {
 		st.Truncated = true
 		info[core.InfoSuccess] = false
-		e.active = false
+		e.ep.Active = false
 		e.sb.WriteString(" Out of turns.")
 	} else {
-		fmt.Fprintf(&e.sb, " %d turns left.", e.maxTurns-e.turn)
+		fmt.Fprintf(&e.sb, " %d turns left.", e.maxTurns-e.ep.Turn)
 	}
 	e.sb.WriteByte('\n')
 	e.writeGrid(&e.sb)

@@ -84,8 +84,7 @@ type Env struct {
 	lv       Level
 	b        board
 	scramble []int // the moves from the goal to the start (for tests)
-	turn     int
-	active   bool
+	ep       gamekit.Episode
 }
 
 var (
@@ -122,13 +121,13 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	e.lv = lv
 	e.b.reset(lv.Size)
 	e.scramble = e.b.scramble(e.rng, k, e.scramble)
-	e.turn, e.active = 0, true
+	e.ep.Start()
 	return e.intro(), core.Info{core.InfoMaxTurns: lv.MaxTurns, "size": lv.Size}, nil
 }
 
 // Step plays one move.
 func (e *Env) Step(action string) (core.Step, error) {
-	info, err := gamekit.BeginStep(e.active, &e.turn)
+	info, err := e.ep.Begin()
 	if err != nil {
 		return core.Step{}, err
 	}
@@ -147,7 +146,7 @@ func (e *Env) Step(action string) (core.Step, error) {
 	}
 	st := core.Step{Info: info}
 	solved := e.b.solved()
-	last := e.turn >= e.lv.MaxTurns
+	last := e.ep.Turn >= e.lv.MaxTurns
 	switch {
 	case solved:
 		e.end(info, true)
@@ -162,7 +161,7 @@ func (e *Env) Step(action string) (core.Step, error) {
 
 // end closes the episode.
 func (e *Env) end(info core.Info, success bool) {
-	e.active = false
+	e.ep.Active = false
 	info[core.InfoSuccess] = success
 	info["tiles_in_place"] = e.b.inPlace()
 }
@@ -170,7 +169,7 @@ func (e *Env) end(info core.Info, success bool) {
 // SampleAction returns a random direction as \boxed{dir}: during an episode
 // one that moves a tile, otherwise any of the four.
 func (e *Env) SampleAction(r *rand.Rand) string {
-	if !e.active {
+	if !e.ep.Active {
 		return core.Boxed(dirNames[r.IntN(4)])
 	}
 	var legal [4]int

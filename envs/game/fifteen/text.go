@@ -73,7 +73,7 @@ func (e *Env) feedback(dir int, moved, solved, last bool) string {
 		}
 		return sb.String()
 	}
-	sb.WriteString("Turn " + strconv.Itoa(e.turn) + ": ")
+	sb.WriteString("Turn " + strconv.Itoa(e.ep.Turn) + ": ")
 	if moved {
 		sb.WriteString("you moved a tile " + dirNames[dir] + ".")
 	} else {
@@ -81,7 +81,7 @@ func (e *Env) feedback(dir int, moved, solved, last bool) string {
 	}
 	switch {
 	case solved:
-		sb.WriteString(" The puzzle is solved in " + strconv.Itoa(e.turn) + " turns!")
+		sb.WriteString(" The puzzle is solved in " + strconv.Itoa(e.ep.Turn) + " turns!")
 	case last:
 		sb.WriteString(" You have used all your turns.")
 	}
@@ -95,5 +95,5 @@ func (e *Env) formatError() string {
 	if e.cfg.Style == core.StyleBrief {
 		return "no valid \\boxed{up|down|left|right}: game over"
 	}
-	return "Turn " + strconv.Itoa(e.turn) + ": no valid move was found (write up, down, left or right inside \\boxed{}). The game is over."
+	return "Turn " + strconv.Itoa(e.ep.Turn) + ": no valid move was found (write up, down, left or right inside \\boxed{}). The game is over."
 }

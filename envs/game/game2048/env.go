@@ -31,8 +31,7 @@ type Env struct {
 	startMax int // largest tile at Reset
 	credited int // largest tile whose reward has been paid
 	limit    int
-	turn     int
-	active   bool
+	ep       gamekit.Episode
 	buf      []byte
 }
 
@@ -76,7 +75,7 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	e.startMax = e.b.maxTile()
 	e.credited = e.startMax
 	e.limit = gamekit.Limit(e.lv.Turns, e.maxTurns)
-	e.turn, e.active = 0, true
+	e.ep.Start()
 	obs := e.instructions() + "\n" + string(e.b.render(nil))
 	return obs, core.Info{core.InfoMaxTurns: e.limit, "level": e.lv.Name, "target": e.lv.Target}, nil
 }
@@ -95,13 +94,13 @@ func (e *Env) instructions() string {
 
 // Step plays one move: see the package doc for the rules and rewards.
 func (e *Env) Step(text string) (core.Step, error) {
-	info, err := gamekit.BeginStep(e.active, &e.turn)
+	info, err := e.ep.Begin()
 	if err != nil {
 		return core.Step{}, err
 	}
 	d, err := parseAction(text)
 	if err != nil {
-		e.active = false
+		e.ep.Active = false
 		return gamekit.FormatError(info, "Format error: "+err.Error()+`. Answer \boxed{left}, \boxed{right}, \boxed{up} or \boxed{down}.`), nil
 	}
 	st := core.Step{Info: info}
@@ -128,13 +127,13 @@ func (e *Env) Step(text string) (core.Step, error) {
 		st.Terminated = true
 		info[core.InfoSuccess] = false
 		msg += " No move is possible: game over."
-	case e.turn >= e.limit:
+	case e.ep.Turn >= e.limit:
 		st.Truncated = true
 		info[core.InfoSuccess] = false
 		msg += " Out of turns."
 	}
 	if st.Done() {
-		e.active = false
+		e.ep.Active = false
 	}
 	e.buf = append(append(e.buf[:0], msg...), '\n')
 	e.buf = e.b.render(e.buf)
@@ -153,7 +152,7 @@ func (e *Env) score(tile int) float64 {
 // episode, one that changes the board when there is one.
 func (e *Env) SampleAction(r *rand.Rand) string {
 	d := dir(r.IntN(4))
-	if e.active {
+	if e.ep.Active {
 		var legal []dir
 		for k := range dir(4) {
 			if e.b.legal(k) {

@@ -49,16 +49,25 @@ func TestRegisterAddsEveryLevelInOrder(t *testing.T) {
 	require.Error(t, err, "a duplicate id is refused")
 }
 
-func TestBeginStep(t *testing.T) {
-	turn := 4
-	info, err := BeginStep(false, &turn)
-	require.True(t, errors.Is(err, core.ErrNotReset))
+func TestEpisode(t *testing.T) {
+	var ep Episode
+	info, err := ep.Begin()
+	require.True(t, errors.Is(err, core.ErrNotReset), "before Start")
 	assert.Nil(t, info)
-	assert.Equal(t, 4, turn, "no turn is counted outside an episode")
-	info, err = BeginStep(true, &turn)
-	require.NoError(t, err)
-	assert.Equal(t, 5, turn)
-	assert.Equal(t, core.Info{core.InfoTurn: 5}, info)
+	assert.Equal(t, 0, ep.Turn, "no turn is counted outside an episode")
+	ep.Turn = 4
+	ep.Start()
+	assert.Equal(t, Episode{Turn: 0, Active: true}, ep)
+	for want := 1; want <= 3; want++ {
+		info, err = ep.Begin()
+		require.NoError(t, err)
+		assert.Equal(t, want, ep.Turn)
+		assert.Equal(t, core.Info{core.InfoTurn: want}, info)
+	}
+	ep.Active = false
+	_, err = ep.Begin()
+	require.True(t, errors.Is(err, core.ErrNotReset), "after the end")
+	assert.Equal(t, 3, ep.Turn)
 }
 
 func TestFormatError(t *testing.T) {

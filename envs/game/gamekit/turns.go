@@ -2,16 +2,26 @@ package gamekit
 
 import "github.com/gemgo/gemgo/envs/core"
 
-// BeginStep is the prologue of a game's Step: outside an episode (before
+// Episode is the turn bookkeeping of a game env: whether an episode is
+// running and how many turns it has taken. The zero Episode is not running.
+type Episode struct {
+	Turn   int
+	Active bool
+}
+
+// Start begins an episode at turn 0 (Reset).
+func (ep *Episode) Start() { ep.Turn, ep.Active = 0, true }
+
+// Begin is the prologue of a game's Step: outside an episode (before
 // Reset, or after a step that ended it) it returns core.ErrNotReset;
-// otherwise it counts the turn in *turn and returns the step's Info holding
+// otherwise it counts the turn and returns the step's Info holding
 // core.InfoTurn.
-func BeginStep(active bool, turn *int) (core.Info, error) {
-	if !active {
+func (ep *Episode) Begin() (core.Info, error) {
+	if !ep.Active {
 		return nil, core.ErrNotReset
 	}
-	*turn++
-	return core.Info{core.InfoTurn: *turn}, nil
+	ep.Turn++
+	return core.Info{core.InfoTurn: ep.Turn}, nil
 }
 
 // FormatError returns the step of an action that could not be parsed: obs

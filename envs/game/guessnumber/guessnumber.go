@@ -64,9 +64,8 @@ type Env struct {
 	lo, hi   int
 	maxTurns int
 	target   int
-	turn     int
+	ep       gamekit.Episode
 	guessed  []int // in-range guesses made so far, at most maxTurns
-	active   bool
 }
 
 var (
@@ -106,8 +105,7 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 		}
 	}
 	e.target = e.lo + e.rng.IntN(e.hi-e.lo+1)
-	e.turn = 0
-	e.active = true
+	e.ep.Start()
 	e.guessed = e.guessed[:0]
 	info := core.Info{core.InfoMaxTurns: e.maxTurns, "min": e.lo, "max": e.hi}
 	return e.intro(), info, nil
@@ -115,7 +113,7 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 
 // Step plays one guess.
 func (e *Env) Step(action string) (core.Step, error) {
-	info, err := gamekit.BeginStep(e.active, &e.turn)
+	info, err := e.ep.Begin()
 	if err != nil {
 		return core.Step{}, err
 	}
@@ -126,7 +124,7 @@ func (e *Env) Step(action string) (core.Step, error) {
 		guess, text, ok = parseGuess(content)
 	}
 	if !ok {
-		e.active = false
+		e.ep.Active = false
 		info["target"] = e.target
 		return gamekit.FormatError(info, e.formatError()), nil
 	}
@@ -154,13 +152,13 @@ func (e *Env) Step(action string) (core.Step, error) {
 	}
 
 	if out == outCorrect {
-		e.active = false
+		e.ep.Active = false
 		info[core.InfoSuccess] = true
 		info["target"] = e.target
 		return core.Step{Obs: e.feedback(text, out, false), Reward: core.RewardSuccess, Terminated: true, Info: info}, nil
 	}
-	if e.turn >= e.maxTurns {
-		e.active = false
+	if e.ep.Turn >= e.maxTurns {
+		e.ep.Active = false
 		info[core.InfoSuccess] = false
 		info["target"] = e.target
 		reward := 0.0

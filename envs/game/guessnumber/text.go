@@ -62,7 +62,7 @@ func (e *Env) feedback(text string, out outcome, last bool) string {
 		return b.String()
 	}
 	b.WriteString("Turn ")
-	b.WriteString(strconv.Itoa(e.turn))
+	b.WriteString(strconv.Itoa(e.ep.Turn))
 	b.WriteString(": ")
 	switch out {
 	case outHigher, outLower:
@@ -81,7 +81,7 @@ func (e *Env) feedback(text string, out outcome, last bool) string {
 		b.WriteString("correct! The secret number is ")
 		b.WriteString(text)
 		b.WriteString(", found in ")
-		b.WriteString(strconv.Itoa(e.turn))
+		b.WriteString(strconv.Itoa(e.ep.Turn))
 		b.WriteString(" turns.")
 	case outRange:
 		b.WriteString("you guessed ")
@@ -109,5 +109,5 @@ func (e *Env) formatError() string {
 	if e.cfg.Style == core.StyleBrief {
 		return "no valid \\boxed{n}: game over"
 	}
-	return "Turn " + strconv.Itoa(e.turn) + ": no valid guess was found (write one whole number as \\boxed{n}). The game is over."
+	return "Turn " + strconv.Itoa(e.ep.Turn) + ": no valid guess was found (write one whole number as \\boxed{n}). The game is over."
 }

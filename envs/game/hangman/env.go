@@ -50,8 +50,7 @@ type Env struct {
 	list     *words.List
 	src      rand.PCG
 	rng      *rand.Rand
-	active   bool
-	turn     int
+	ep       gamekit.Episode
 	maxTurns int
 	secret   string
 	revealed []bool
@@ -111,8 +110,7 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	if e.cfg.MaxTurns > 0 {
 		e.maxTurns = e.cfg.MaxTurns
 	}
-	e.turn = 0
-	e.active = true
+	e.ep.Start()
 	e.revealed = slices.Grow(e.revealed[:0], s.Length)[:s.Length]
 	clear(e.revealed)
 	e.hidden = s.Length
@@ -172,13 +170,13 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 
 // Step plays one guess: a letter or a word.
 func (e *Env) Step(action string) (core.Step, error) {
-	info, err := gamekit.BeginStep(e.active, &e.turn)
+	info, err := e.ep.Begin()
 	if err != nil {
 		return core.Step{}, err
 	}
 	g, ok := words.FromBoxed(action)
 	if !ok {
-		e.active = false
+		e.ep.Active = false
 		return gamekit.FormatError(info, "Format error: no guess found. Reply with one letter or the whole word in \\boxed{}."), nil
 	}
 	var st core.Step
@@ -195,14 +193,14 @@ func (e *Env) Step(action string) (core.Step, error) {
 	}
 	if st.Terminated {
 		info[core.InfoSuccess] = true
-		e.active = false
+		e.ep.Active = false
 		st.Obs += fmt.Sprintf(" Solved: %s.", strings.ToUpper(e.secret))
 		return st, nil
 	}
-	if e.turn >= e.maxTurns {
+	if e.ep.Turn >= e.maxTurns {
 		st.Truncated = true
 		info[core.InfoSuccess] = false
-		e.active = false
+		e.ep.Active = false
 		st.Obs += fmt.Sprintf(" Out of turns: the word was %s.", strings.ToUpper(e.secret))
 		return st, nil
 	}
@@ -210,7 +208,7 @@ func (e *Env) Step(action string) (core.Step, error) {
 	e.sb.WriteString(st.Obs)
 	e.sb.WriteString(" Word: ")
 	e.sb.WriteString(e.pattern())
-	fmt.Fprintf(&e.sb, ". %d turns left.", e.maxTurns-e.turn)
+	fmt.Fprintf(&e.sb, ". %d turns left.", e.maxTurns-e.ep.Turn)
 	st.Obs = e.sb.String()
 	return st, nil
 }

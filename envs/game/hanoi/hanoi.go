@@ -60,10 +60,9 @@ type Env struct {
 	rng *rand.Rand
 
 	// The current episode.
-	lv     Level
-	pegs   [3][]int // bottom to top; disk sizes 1 (smallest) .. lv.Disks
-	turn   int
-	active bool
+	lv   Level
+	pegs [3][]int // bottom to top; disk sizes 1 (smallest) .. lv.Disks
+	ep   gamekit.Episode
 }
 
 var (
@@ -105,13 +104,13 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	for d := e.lv.Disks; d >= 1; d-- {
 		e.pegs[0] = append(e.pegs[0], d)
 	}
-	e.turn, e.active = 0, true
+	e.ep.Start()
 	return e.intro(), core.Info{core.InfoMaxTurns: e.lv.MaxTurns, "disks": e.lv.Disks}, nil
 }
 
 // Step plays one move.
 func (e *Env) Step(action string) (core.Step, error) {
-	info, err := gamekit.BeginStep(e.active, &e.turn)
+	info, err := e.ep.Begin()
 	if err != nil {
 		return core.Step{}, err
 	}
@@ -135,7 +134,7 @@ func (e *Env) Step(action string) (core.Step, error) {
 	}
 	st := core.Step{Info: info}
 	solved := len(e.pegs[2]) == e.lv.Disks
-	last := e.turn >= e.lv.MaxTurns
+	last := e.ep.Turn >= e.lv.MaxTurns
 	switch {
 	case solved:
 		e.end(info, true)
@@ -178,7 +177,7 @@ func (e *Env) check(from, to int) *illegal {
 
 // end closes the episode.
 func (e *Env) end(info core.Info, success bool) {
-	e.active = false
+	e.ep.Active = false
 	info[core.InfoSuccess] = success
 	info["disks_on_c"] = len(e.pegs[2])
 }

@@ -86,7 +86,7 @@ func (e *Env) feedback(from, to int, problem *illegal, solved, last bool) string
 		}
 		return b.String()
 	}
-	b.WriteString("Turn " + strconv.Itoa(e.turn) + ": ")
+	b.WriteString("Turn " + strconv.Itoa(e.ep.Turn) + ": ")
 	if problem != nil {
 		b.WriteString("you cannot move from " + pegNames[from:from+1] + " to " + pegNames[to:to+1] + ": ")
 		switch problem.kind {
@@ -104,7 +104,7 @@ func (e *Env) feedback(from, to int, problem *illegal, solved, last bool) string
 	}
 	switch {
 	case solved:
-		b.WriteString(" The tower is complete on peg C in " + strconv.Itoa(e.turn) + " turns!")
+		b.WriteString(" The tower is complete on peg C in " + strconv.Itoa(e.ep.Turn) + " turns!")
 	case last:
 		b.WriteString(" You have used all your turns.")
 	}
@@ -118,5 +118,5 @@ func (e *Env) formatError() string {
 	if e.cfg.Style == core.StyleBrief {
 		return "no valid \\boxed{from to}: game over"
 	}
-	return "Turn " + strconv.Itoa(e.turn) + ": no valid move was found (name two pegs, for example \\boxed{A C}). The game is over."
+	return "Turn " + strconv.Itoa(e.ep.Turn) + ": no valid move was found (name two pegs, for example \\boxed{A C}). The game is over."
 }

@@ -56,12 +56,11 @@ type Env struct {
 	rng *rand.Rand
 
 	// The current episode.
-	lv     Level
-	code   []int
-	guess  []int // parse buffer
-	best   int   // most black pegs so far
-	turn   int
-	active bool
+	lv    Level
+	code  []int
+	guess []int // parse buffer
+	best  int   // most black pegs so far
+	ep    gamekit.Episode
 }
 
 var (
@@ -108,14 +107,15 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 		pool[i], pool[j] = pool[j], pool[i]
 		e.code = append(e.code, pool[i])
 	}
-	e.best, e.turn, e.active = 0, 0, true
+	e.best = 0
+	e.ep.Start()
 	info := core.Info{core.InfoMaxTurns: e.lv.MaxTurns, "length": e.lv.Length, "digits": e.lv.Digits}
 	return e.intro(), info, nil
 }
 
 // Step plays one guess.
 func (e *Env) Step(action string) (core.Step, error) {
-	info, err := gamekit.BeginStep(e.active, &e.turn)
+	info, err := e.ep.Begin()
 	if err != nil {
 		return core.Step{}, err
 	}
@@ -128,7 +128,7 @@ func (e *Env) Step(action string) (core.Step, error) {
 		e.end(info, false)
 		return gamekit.FormatError(info, e.formatError()), nil
 	}
-	last := e.turn >= e.lv.MaxTurns
+	last := e.ep.Turn >= e.lv.MaxTurns
 
 	if problem := e.check(n); problem != "" {
 		info[core.InfoInvalid] = true
@@ -175,7 +175,7 @@ func (e *Env) check(n int) string {
 
 // end closes the episode and reveals the code in info.
 func (e *Env) end(info core.Info, success bool) {
-	e.active = false
+	e.ep.Active = false
 	info[core.InfoSuccess] = success
 	info["code"] = joinDigits(e.code, len(e.code))
 }

@@ -54,9 +54,9 @@ func (e *Env) feedback(black, white int, solved, last bool) string {
 		}
 		return s
 	}
-	turn := "Turn " + strconv.Itoa(e.turn) + ": "
+	turn := "Turn " + strconv.Itoa(e.ep.Turn) + ": "
 	if solved {
-		return turn + "you cracked the code " + g + " in " + strconv.Itoa(e.turn) + " turns!"
+		return turn + "you cracked the code " + g + " in " + strconv.Itoa(e.ep.Turn) + " turns!"
 	}
 	s := turn + "your guess " + g + " has " + pegs(black, "black") + " and " + pegs(white, "white") + "."
 	if last {
@@ -90,7 +90,7 @@ func (e *Env) invalid(n int, problem string, last bool) string {
 		}
 		return g + ": " + why
 	}
-	s := "Turn " + strconv.Itoa(e.turn) + ": your guess " + g + " is not valid: " + why + "."
+	s := "Turn " + strconv.Itoa(e.ep.Turn) + ": your guess " + g + " is not valid: " + why + "."
 	if last {
 		return s + " You have used all your turns."
 	}
@@ -102,5 +102,5 @@ func (e *Env) formatError() string {
 	if e.cfg.Style == core.StyleBrief {
 		return "no valid \\boxed{" + strings.Repeat("d ", e.lv.Length-1) + "d}: game over"
 	}
-	return "Turn " + strconv.Itoa(e.turn) + ": no valid guess was found (write the digits separated by spaces inside \\boxed{}). The game is over."
+	return "Turn " + strconv.Itoa(e.ep.Turn) + ": no valid guess was found (write the digits separated by spaces inside \\boxed{}). The game is over."
 }

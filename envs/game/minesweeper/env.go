@@ -23,14 +23,13 @@ type Env struct {
 	style    core.Style
 	maxTurns int // 0: the level's own limit
 
-	pcg    *rand.PCG
-	rng    *rand.Rand
-	lv     Level
-	b      *board
-	limit  int
-	turn   int
-	active bool
-	buf    []byte
+	pcg   *rand.PCG
+	rng   *rand.Rand
+	lv    Level
+	b     *board
+	limit int
+	ep    gamekit.Episode
+	buf   []byte
 }
 
 var (
@@ -69,7 +68,7 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	e.lv = gamekit.Pick(e.rng, e.levels)
 	e.b.reset(e.lv.Size, e.lv.Mines)
 	e.limit = gamekit.Limit(e.lv.Turns, e.maxTurns)
-	e.turn, e.active = 0, true
+	e.ep.Start()
 	obs := e.instructions() + "\n" + string(e.b.render(nil, false))
 	return obs, core.Info{core.InfoMaxTurns: e.limit, "level": e.lv.Name}, nil
 }
@@ -98,13 +97,13 @@ const (
 
 // Step plays one move: see the package doc for the rules and rewards.
 func (e *Env) Step(text string) (core.Step, error) {
-	info, err := gamekit.BeginStep(e.active, &e.turn)
+	info, err := e.ep.Begin()
 	if err != nil {
 		return core.Step{}, err
 	}
 	a, err := parseAction(text)
 	if err != nil {
-		e.active = false
+		e.ep.Active = false
 		return gamekit.FormatError(info, "Format error: "+err.Error()+`. Answer \boxed{reveal r c} or \boxed{flag r c}.`), nil
 	}
 	msg, reward, end, invalid := e.apply(a)
@@ -116,13 +115,13 @@ func (e *Env) Step(text string) (core.Step, error) {
 	case end != goesOn:
 		st.Terminated = true
 		info[core.InfoSuccess] = end == won
-	case e.turn >= e.limit:
+	case e.ep.Turn >= e.limit:
 		st.Truncated = true
 		info[core.InfoSuccess] = false
 		msg += " Out of turns."
 	}
 	if st.Done() {
-		e.active = false
+		e.ep.Active = false
 	}
 	e.buf = append(append(e.buf[:0], msg...), '\n')
 	e.buf = e.b.render(e.buf, end == lost)
@@ -177,7 +176,7 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 		verb = "flag"
 	}
 	cell := r.IntN(n * n)
-	if e.active {
+	if e.ep.Active {
 		var open []int
 		for i, s := range e.b.state {
 			if s == hidden {

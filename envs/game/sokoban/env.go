@@ -34,8 +34,7 @@ type Env struct {
 	r        *room
 	genSteps int // length of the reverse walk that made the room
 	limit    int
-	turn     int
-	active   bool
+	ep       gamekit.Episode
 	buf      []byte
 }
 
@@ -72,7 +71,7 @@ func (e *Env) Description() string {
 // Reset generates a new solvable room.
 func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	e.pcg.Seed(seed, 0x736f6b6f) // "soko"
-	e.active = false
+	e.ep.Active = false
 	e.lv = gamekit.Pick(e.rng, e.levels)
 	r, steps, err := generate(e.rng, e.lv.Size, e.lv.Boxes, e.lv.budget())
 	if err != nil {
@@ -80,7 +79,7 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	}
 	e.r, e.genSteps = r, steps
 	e.limit = gamekit.Limit(e.lv.Turns, e.maxTurns)
-	e.turn, e.active = 0, true
+	e.ep.Start()
 	obs := e.instructions() + "\n" + string(e.r.render(nil))
 	return obs, core.Info{core.InfoMaxTurns: e.limit, "level": e.lv.Name}, nil
 }
@@ -99,13 +98,13 @@ func (e *Env) instructions() string {
 
 // Step plays one move: see the package doc for the rules and rewards.
 func (e *Env) Step(text string) (core.Step, error) {
-	info, err := gamekit.BeginStep(e.active, &e.turn)
+	info, err := e.ep.Begin()
 	if err != nil {
 		return core.Step{}, err
 	}
 	d, err := parseAction(text)
 	if err != nil {
-		e.active = false
+		e.ep.Active = false
 		return gamekit.FormatError(info, "Format error: "+err.Error()+`. Answer \boxed{up}, \boxed{down}, \boxed{left} or \boxed{right}.`), nil
 	}
 	st := core.Step{Info: info}
@@ -125,14 +124,14 @@ func (e *Env) Step(text string) (core.Step, error) {
 		st.Reward = core.RewardSuccess
 		info[core.InfoSuccess] = true
 		msg += " Every box is on a target: you win!"
-	case e.turn >= e.limit:
+	case e.ep.Turn >= e.limit:
 		st.Truncated = true
 		st.Reward = float64(on) / float64(boxes)
 		info[core.InfoSuccess] = false
 		msg += " Out of turns: " + strconv.Itoa(on) + " of " + strconv.Itoa(boxes) + " boxes on targets."
 	}
 	if st.Done() {
-		e.active = false
+		e.ep.Active = false
 	}
 	e.buf = append(append(e.buf[:0], msg...), '\n')
 	e.buf = e.r.render(e.buf)
@@ -144,7 +143,7 @@ func (e *Env) Step(text string) (core.Step, error) {
 // episode, one that is not blocked when there is one.
 func (e *Env) SampleAction(r *rand.Rand) string {
 	d := dir(r.IntN(4))
-	if e.active {
+	if e.ep.Active {
 		var open []dir
 		for k := range dir(4) {
 			if e.r.blocked(k) == "" {

@@ -33,8 +33,7 @@ type Env struct {
 	empty    int // initially empty cells
 	left     int // cells still empty
 	limit    int
-	turn     int
-	active   bool
+	ep       gamekit.Episode
 	buf      []byte
 	scratchC []int
 }
@@ -86,7 +85,7 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	}
 	e.left = e.empty
 	e.limit = gamekit.Limit(e.lv.Turns, e.maxTurns)
-	e.turn, e.active = 0, true
+	e.ep.Start()
 	obs := e.instructions() + "\n" + string(e.sh.render(nil, e.grid))
 	return obs, core.Info{core.InfoMaxTurns: e.limit, "level": e.lv.Name, "empty_cells": e.empty}, nil
 }
@@ -106,13 +105,13 @@ func (e *Env) instructions() string {
 
 // Step plays one placement: see the package doc for the rules and rewards.
 func (e *Env) Step(text string) (core.Step, error) {
-	info, err := gamekit.BeginStep(e.active, &e.turn)
+	info, err := e.ep.Begin()
 	if err != nil {
 		return core.Step{}, err
 	}
 	a, err := parseAction(text)
 	if err != nil {
-		e.active = false
+		e.ep.Active = false
 		return gamekit.FormatError(info, "Format error: "+err.Error()+`. Answer \boxed{row col num}.`), nil
 	}
 	msg, reward, invalid := e.apply(a)
@@ -125,13 +124,13 @@ func (e *Env) Step(text string) (core.Step, error) {
 		st.Terminated = true
 		info[core.InfoSuccess] = true
 		msg += " The grid is complete: you win!"
-	case e.turn >= e.limit:
+	case e.ep.Turn >= e.limit:
 		st.Truncated = true
 		info[core.InfoSuccess] = false
 		msg += " Out of turns."
 	}
 	if st.Done() {
-		e.active = false
+		e.ep.Active = false
 	}
 	e.buf = append(append(e.buf[:0], msg...), '\n')
 	e.buf = e.sh.render(e.buf, e.grid)
@@ -165,7 +164,7 @@ func (e *Env) apply(a action) (msg string, reward float64, invalid bool) {
 // episode, on an empty cell with a number that clashes with no filled cell
 // (it may still be wrong).
 func (e *Env) SampleAction(r *rand.Rand) string {
-	if !e.active {
+	if !e.ep.Active {
 		n := e.levels[0].Box * e.levels[0].Box
 		return core.Boxed(action{1 + r.IntN(n), 1 + r.IntN(n), 1 + r.IntN(n)}.String())
 	}

@@ -49,8 +49,7 @@ type Env struct {
 	list     *words.List
 	src      rand.PCG
 	rng      *rand.Rand
-	active   bool
-	turn     int
+	ep       gamekit.Episode
 	maxTurns int
 	answer   string
 	green    []bool // positions found green so far
@@ -115,8 +114,7 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	if e.maxTurns == 0 {
 		e.maxTurns = TurnsPerLetter * n
 	}
-	e.turn = 0
-	e.active = true
+	e.ep.Start()
 	e.green = slices.Grow(e.green[:0], n)[:n]
 	clear(e.green)
 	e.marks = slices.Grow(e.marks[:0], n)[:n]
@@ -162,14 +160,14 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 
 // Step plays one guess.
 func (e *Env) Step(action string) (core.Step, error) {
-	info, err := gamekit.BeginStep(e.active, &e.turn)
+	info, err := e.ep.Begin()
 	if err != nil {
 		return core.Step{}, err
 	}
 	n := len(e.answer)
 	guess, ok := ParseGuess(action)
 	if !ok {
-		e.active = false
+		e.ep.Active = false
 		return gamekit.FormatError(info, fmt.Sprintf("Format error: no guess found. Reply with a %d-letter word in \\boxed{}.", n)), nil
 	}
 	var st core.Step
@@ -182,17 +180,17 @@ func (e *Env) Step(action string) (core.Step, error) {
 	st.Info = info
 	if st.Terminated {
 		info[core.InfoSuccess] = true
-		e.active = false
+		e.ep.Active = false
 		return st, nil
 	}
-	if e.turn >= e.maxTurns {
+	if e.ep.Turn >= e.maxTurns {
 		st.Truncated = true
 		info[core.InfoSuccess] = false
-		e.active = false
+		e.ep.Active = false
 		st.Obs += fmt.Sprintf(" Out of turns: the word was %s.", strings.ToUpper(e.answer))
 		return st, nil
 	}
-	st.Obs += fmt.Sprintf(" %d turns left.", e.maxTurns-e.turn)
+	st.Obs += fmt.Sprintf(" %d turns left.", e.maxTurns-e.ep.Turn)
 	return st, nil
 }
 
@@ -246,7 +244,7 @@ func (e *Env) score(guess string) core.Step {
 	}
 	e.sb.WriteByte('.')
 	if solved {
-		fmt.Fprintf(&e.sb, " Solved in %d turns.", e.turn)
+		fmt.Fprintf(&e.sb, " Solved in %d turns.", e.ep.Turn)
 	}
 	return core.Step{Obs: e.sb.String(), Reward: reward, Terminated: solved}
 }

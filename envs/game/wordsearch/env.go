@@ -57,8 +57,7 @@ type Env struct {
 	pools    [][]string // per setting: the words of allowed lengths
 	src      rand.PCG
 	rng      *rand.Rand
-	active   bool
-	turn     int
+	ep       gamekit.Episode
 	maxTurns int
 	setting  Setting
 	grid     Grid
@@ -120,7 +119,7 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	e.setting = e.settings[i]
 	g, err := Generate(e.rng, e.pools[i], e.setting.Size, e.setting.Words, e.setting.Dirs)
 	if err != nil {
-		e.active = false
+		e.ep.Active = false
 		return "", nil, fmt.Errorf("reset %d: %w", seed, err)
 	}
 	e.grid = g
@@ -130,8 +129,7 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	if e.cfg.MaxTurns > 0 {
 		e.maxTurns = e.cfg.MaxTurns
 	}
-	e.turn = 0
-	e.active = true
+	e.ep.Start()
 	return e.instructions(), core.Info{core.InfoMaxTurns: e.maxTurns}, nil
 }
 
@@ -218,13 +216,13 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 
 // Step checks one pair of ends.
 func (e *Env) Step(action string) (core.Step, error) {
-	info, err := gamekit.BeginStep(e.active, &e.turn)
+	info, err := e.ep.Begin()
 	if err != nil {
 		return core.Step{}, err
 	}
 	m, ok := ParseMove(action)
 	if !ok {
-		e.active = false
+		e.ep.Active = false
 		return gamekit.FormatError(info, "Format error: reply with \\boxed{r1 c1 r2 c2}, for example \\boxed{0 0 0 4}."), nil
 	}
 	st := core.Step{Info: info}
@@ -255,17 +253,17 @@ func (e *Env) Step(action string) (core.Step, error) {
 	case e.left == 0:
 		st.Terminated = true
 		info[core.InfoSuccess] = true
-		e.active = false
+		e.ep.Active = false
 		e.sb.WriteString(" All words found.")
-	case e.turn >= e.maxTurns:
+	case e.ep.Turn >= e.maxTurns:
 		st.Truncated = true
 		info[core.InfoSuccess] = false
-		e.active = false
+		e.ep.Active = false
 		e.sb.WriteString(" Out of turns.")
 	default:
 		e.sb.WriteString(" Left: ")
 		e.writeWords(&e.sb, true)
-		fmt.Fprintf(&e.sb, ". %d turns left.", e.maxTurns-e.turn)
+		fmt.Fprintf(&e.sb, ". %d turns left.", e.maxTurns-e.ep.Turn)
 	}
 	st.Obs = e.sb.String()
 	return st, nil
