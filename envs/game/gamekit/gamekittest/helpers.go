@@ -1,0 +1,38 @@
+package gamekittest
+
+import (
+	"testing"
+
+	"github.com/gemgo/gemgo/envs/core"
+	"github.com/stretchr/testify/require"
+)
+
+// Registry returns a new registry holding the ids that register adds; it
+// fails t when registering fails.
+func Registry(t testing.TB, register func(*core.Registry) error) *core.Registry {
+	t.Helper()
+	r := core.NewRegistry()
+	require.NoError(t, register(r))
+	return r
+}
+
+// Make makes id with opts from a registry of register and returns it as
+// the game's own type E; it fails t when Make fails or the env is not an E.
+func Make[E core.Env](t testing.TB, register func(*core.Registry) error, id string, opts ...core.Option) E {
+	t.Helper()
+	env, err := Registry(t, register).Make(id, opts...)
+	require.NoError(t, err)
+	e, ok := env.(E)
+	require.True(t, ok, "%s made a %T", id, env)
+	return e
+}
+
+// Step plays action and returns the step; it fails t when Step returns an
+// error or the step's Info lacks core.InfoTurn.
+func Step(t testing.TB, e core.Env, action string) core.Step {
+	t.Helper()
+	st, err := e.Step(action)
+	require.NoError(t, err)
+	require.Contains(t, st.Info, core.InfoTurn)
+	return st
+}
