@@ -36,3 +36,12 @@ func Step(t testing.TB, e core.Env, action string) core.Step {
 	require.Contains(t, st.Info, core.InfoTurn)
 	return st
 }
+
+// New returns newEnv(cfg), failing t when it returns an error: for a
+// game's constructor, as in New(t, hangman.New, cfg).
+func New[C, E any](t testing.TB, newEnv func(C) (E, error), cfg C) E {
+	t.Helper()
+	e, err := newEnv(cfg)
+	require.NoError(t, err)
+	return e
+}

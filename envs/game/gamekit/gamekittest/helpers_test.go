@@ -32,6 +32,8 @@ func TestHelpers(t *testing.T) {
 	st := Step(t, c, "hello")
 	assert.Equal(t, "hello", st.Obs)
 	assert.Equal(t, 1, c.turn)
+	got := New(t, func(n int) (*counter, error) { return &counter{turn: n}, nil }, 5)
+	assert.Equal(t, 5, got.turn)
 }
 
 // TestStepFailsOnError checks that Step fails its t (on a recorder, not
