@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/gamekit/gamekittest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -15,24 +16,17 @@ var ids = []string{"game:Minesweeper-v0-easy", "game:Minesweeper-v0-hard", "game
 
 func registry(t testing.TB) *core.Registry {
 	t.Helper()
-	r := core.NewRegistry()
-	require.NoError(t, Register(r))
-	return r
+	return gamekittest.Registry(t, Register)
 }
 
 func make1(t testing.TB, id string, opts ...core.Option) *Env {
 	t.Helper()
-	e, err := registry(t).Make(id, opts...)
-	require.NoError(t, err)
-	return e.(*Env)
+	return gamekittest.Make[*Env](t, Register, id, opts...)
 }
 
 func step(t testing.TB, e *Env, action string) core.Step {
 	t.Helper()
-	st, err := e.Step(action)
-	require.NoError(t, err)
-	require.Contains(t, st.Info, core.InfoTurn)
-	return st
+	return gamekittest.Step(t, e, action)
 }
 
 func TestFirstRevealIsSafeOverSeeds(t *testing.T) {
