@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/gamekit/gamekittest"
 )
 
 const (
@@ -21,25 +22,19 @@ const (
 
 func registry(t testing.TB) *core.Registry {
 	t.Helper()
-	r := core.NewRegistry()
-	require.NoError(t, Register(r))
-	return r
+	return gamekittest.Registry(t, Register)
 }
 
 func makeEnv(t testing.TB, id string, opts ...core.Option) core.Env {
 	t.Helper()
-	env, err := registry(t).Make(id, opts...)
-	require.NoError(t, err)
-	return env
+	return gamekittest.Make[core.Env](t, Register, id, opts...)
 }
 
 func brief() core.Option { return core.With("style", "brief") }
 
 func step(t testing.TB, env core.Env, action string) core.Step {
 	t.Helper()
-	st, err := env.Step(action)
-	require.NoError(t, err)
-	return st
+	return gamekittest.Step(t, env, action)
 }
 
 // finalTarget plays seed to the end with always-too-low guesses and returns
