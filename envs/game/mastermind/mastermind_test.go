@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/gamekit/gamekittest"
 )
 
 const (
@@ -20,18 +21,12 @@ const (
 
 func makeEnv(t testing.TB, id string, opts ...core.Option) core.Env {
 	t.Helper()
-	r := core.NewRegistry()
-	require.NoError(t, Register(r))
-	env, err := r.Make(id, opts...)
-	require.NoError(t, err)
-	return env
+	return gamekittest.Make[core.Env](t, Register, id, opts...)
 }
 
 func step(t testing.TB, env core.Env, action string) core.Step {
 	t.Helper()
-	st, err := env.Step(action)
-	require.NoError(t, err)
-	return st
+	return gamekittest.Step(t, env, action)
 }
 
 func digitsOf(s string) []int {
