@@ -9,6 +9,7 @@ import (
 	"github.com/gemgo/gemgo/envs/core"
 	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/gemgo/gemgo/envs/game/crosswords"
+	"github.com/gemgo/gemgo/envs/game/gamekit/gamekittest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -17,9 +18,7 @@ var ids = []string{"game:Crosswords-v0-easy", "game:Crosswords-v0-hard", "game:C
 
 func registry(t *testing.T) *core.Registry {
 	t.Helper()
-	r := core.NewRegistry()
-	require.NoError(t, crosswords.Register(r))
-	return r
+	return gamekittest.Registry(t, crosswords.Register)
 }
 
 func TestRegisteredIDs(t *testing.T) {
