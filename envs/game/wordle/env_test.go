@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/gamekit/gamekittest"
 	"github.com/gemgo/gemgo/envs/game/words"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -35,9 +36,7 @@ func resetTo(t *testing.T, e *Env, want string) core.Info {
 
 func step(t *testing.T, e *Env, action string) core.Step {
 	t.Helper()
-	st, err := e.Step(action)
-	require.NoError(t, err)
-	return st
+	return gamekittest.Step(t, e, action)
 }
 
 func TestRewardsNewGreensAndSolve(t *testing.T) {
