@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/game/gamekit/gamekittest"
 	"github.com/gemgo/gemgo/envs/game/words"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -14,16 +15,12 @@ import (
 
 func newEnv(t testing.TB, cfg Config) *Env {
 	t.Helper()
-	e, err := New(cfg)
-	require.NoError(t, err)
-	return e
+	return gamekittest.New(t, New, cfg)
 }
 
 func step(t *testing.T, e *Env, action string) core.Step {
 	t.Helper()
-	st, err := e.Step(action)
-	require.NoError(t, err)
-	return st
+	return gamekittest.Step(t, e, action)
 }
 
 func TestFindingAllTotalsOne(t *testing.T) {

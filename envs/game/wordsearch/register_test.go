@@ -8,6 +8,7 @@ import (
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/core"
 	"github.com/gemgo/gemgo/envs/envtest"
+	"github.com/gemgo/gemgo/envs/game/gamekit/gamekittest"
 	"github.com/gemgo/gemgo/envs/game/wordsearch"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -17,9 +18,7 @@ var ids = []string{"game:WordSearch-v0-easy", "game:WordSearch-v0-hard", "game:W
 
 func registry(t *testing.T) *core.Registry {
 	t.Helper()
-	r := core.NewRegistry()
-	require.NoError(t, wordsearch.Register(r))
-	return r
+	return gamekittest.Registry(t, wordsearch.Register)
 }
 
 func TestRegisteredIDs(t *testing.T) {
