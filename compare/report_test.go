@@ -1,24 +1,18 @@
 package compare
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/metrics"
+	"github.com/gemgo/gemgo/metrics/metricstest"
 	"github.com/gemgo/gemgo/train"
 )
 
@@ -111,88 +105,30 @@ func TestLoadRunKeepsTheLastRowOfAnIteration(t *testing.T) {
 }
 
 func TestReportInBrowser(t *testing.T) {
-	bin := chromium()
-	if bin == "" {
-		t.Skip("chromium is not installed (apt-get install -y chromium)")
-	}
+	ctx, log := metricstest.NewBrowser(t)
 	spec, runs := fakeSweep(t)
-	path := filepath.Join(t.TempDir(), ReportFile)
-	require.NoError(t, WriteReport(path, spec, runs))
+	dir := t.TempDir()
+	require.NoError(t, WriteReport(filepath.Join(dir, ReportFile), spec, runs))
+	srv := metricstest.Serve(t, dir)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"+ReportFile)))
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true))
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	actx, cancelA := chromedp.NewExecAllocator(ctx, opts...)
-	defer cancelA()
-	cctx, cancelC := chromedp.NewContext(actx)
-	defer cancelC()
-
-	var mu sync.Mutex
-	var requests, failures, exceptions []string
-	require.NoError(t, chromedp.Listen(cctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch e := ev.(type) {
-		case *network.EventRequestWillBeSent:
-			requests = append(requests, e.Request.URL)
-		case *network.EventLoadingFailed:
-			failures = append(failures, e.ErrorText)
-		case *runtime.EventExceptionThrown:
-			exceptions = append(exceptions, e.ExceptionDetails.Text)
-		}
-	}))
-	type chartInfo struct {
-		Series  int      `json:"series"`
-		Names   []string `json:"names"`
-		Canvas  bool     `json:"canvas"`
-		Visible bool     `json:"visible"`
-	}
-	const js = `Array.from(document.querySelectorAll('[_echarts_instance_]')).map(function (d) {
-	  var c = echarts.getInstanceByDom(d), o = c.getOption();
-	  return {series: o.series.length, names: o.series.map(function (s) { return s.name; }),
-	          canvas: !!d.querySelector('canvas'), visible: d.getBoundingClientRect().height > 100};
-	})`
-	_, err := chromedp.Call(cctx, network.Enable, network.EnableParams{})
-	require.NoError(t, err)
-	_, err = chromedp.Run(cctx, chromedp.Navigate("file://"+path))
-	require.NoError(t, err)
-	_, err = chromedp.Run(cctx, chromedp.WaitReady("body"))
-	require.NoError(t, err)
-	charts, err := chromedp.Run(cctx, chromedp.Evaluate[[]chartInfo](js))
-	require.NoError(t, err)
-	text, err := chromedp.Run(cctx, chromedp.Text("body"))
-	require.NoError(t, err)
-
-	mu.Lock()
-	defer mu.Unlock()
-	assert.Empty(t, exceptions)
-	assert.Empty(t, failures)
-	for _, u := range requests {
-		assert.True(t, strings.HasPrefix(u, "file://") || strings.HasPrefix(u, "data:"), "request to %s", u)
-	}
+	charts := metricstest.Charts(t, ctx)
+	metricstest.RequireDrawn(t, charts)
 	require.Len(t, charts, 4, "success vs steps, vs wall-clock, training return, solved turns")
 	for i, c := range charts {
-		assert.True(t, c.Canvas && c.Visible, "chart %d is drawn", i)
 		assert.Equal(t, 6, c.Series, "chart %d: two arms, each a mean and a band of two series", i)
-		assert.Contains(t, c.Names, "fast (3 seeds)")
-		assert.Contains(t, c.Names, "slow (3 seeds)")
 	}
+	names, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
+		`echarts.getInstanceByDom(document.querySelector(".chart .item")).getOption().series.map(function (s) { return s.name; })`))
+	require.NoError(t, err)
+	assert.Contains(t, names, "fast (3 seeds)")
+	assert.Contains(t, names, "slow (3 seeds)")
+	text, err := chromedp.Run(ctx, chromedp.Text("body"))
+	require.NoError(t, err)
 	for _, want := range []string{"0.820 ± 0.010", "algo.name", "Config of arm slow", fmt.Sprintf("%d/3", 0)} {
 		assert.Contains(t, text, want)
 	}
-}
-
-// chromium returns the path of a Chromium binary, or "".
-func chromium() string {
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
+	log.RequireClean(t, srv, "/"+ReportFile)
 }
 
 func TestReportWarnsWhenRunsDiffer(t *testing.T) {
