@@ -106,7 +106,7 @@ func Warmup(t *Trainer, tok *Tokenizer, pairs PairFunc, cfg WarmupConfig, rng *r
 			}
 			prompt := tok.EncodePrompt(obs)
 			if len(prompt) > room {
-				prompt = cutPrompt(prompt, room)
+				prompt = CutPrompt(prompt, room)
 				st.Cut++
 			}
 			batch[i] = Sequence{Prompt: prompt, Response: resp}
@@ -125,8 +125,13 @@ func Warmup(t *Trainer, tok *Tokenizer, pairs PairFunc, cfg WarmupConfig, rng *r
 	return st, nil
 }
 
-// cutPrompt keeps BOS (p[0]) and the last n−1 tokens of p; n ≥ 2.
-func cutPrompt(p []int, n int) []int {
+// CutPrompt fits prompt p into n tokens: p itself when it fits, else BOS
+// (p[0]) and the last n−1 tokens, so the end of the observation (the
+// latest turn, and SEP) is kept. n must be at least 2.
+func CutPrompt(p []int, n int) []int {
+	if len(p) <= n {
+		return p
+	}
 	out := make([]int, 0, n)
 	out = append(out, p[0])
 	return append(out, p[len(p)-(n-1):]...)

@@ -45,11 +45,8 @@ var (
 // Prompt encodes obs as the policy reads it, cut to fit the context.
 func (a *Agent) Prompt(obs string) []int {
 	p := a.Tok.EncodePrompt(obs)
-	room := a.Context - a.Sample.MaxNewTokens
-	if room >= 2 && len(p) > room {
-		cut := make([]int, 0, room)
-		cut = append(cut, p[0])
-		p = append(cut, p[len(p)-(room-1):]...)
+	if room := a.Context - a.Sample.MaxNewTokens; room >= 2 {
+		p = policy.CutPrompt(p, room)
 	}
 	return p
 }

@@ -38,10 +38,7 @@ func warmup(tr *policy.Trainer, tok *policy.Tokenizer, newEnv func() (envs.Env, 
 	for step := 1; step <= wc.Steps; step++ {
 		for i := range batch {
 			obs, action := pairs(rng)
-			prompt := tok.EncodePrompt(obs)
-			if len(prompt) > promptTokens {
-				prompt = append([]int{prompt[0]}, prompt[len(prompt)-promptTokens+1:]...)
-			}
+			prompt := policy.CutPrompt(tok.EncodePrompt(obs), promptTokens)
 			resp := append(append([]int(nil), prompt[1:]...), tok.EncodeResponse(action)...)
 			batch[i] = policy.Sequence{Prompt: prompt[:1], Response: resp}
 		}
