@@ -6,7 +6,7 @@
 # the weighted loss and Adam; sampling: 32 rows × 16 new tokens after a
 # 16-token prompt, KV cache on both sides).
 #   scripts/bench_policy.sh            # d = 64 and 128, pure-Go BLAS
-#   TAGS=openblas scripts/bench_policy.sh   # the optional OpenBLAS build
+#   TAGS=... scripts/bench_policy.sh        # extra build tags (no OpenBLAS build exists yet: issue 4)
 # Env: THREADS (2), BENCHTIME (Go -benchtime, default 3s), GEMGO_BENCH (dir of torch_ref.sh).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
