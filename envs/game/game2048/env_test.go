@@ -210,21 +210,7 @@ func TestStepBeforeReset(t *testing.T) {
 
 func TestSameSeedSameEpisode(t *testing.T) {
 	for _, id := range ids {
-		a, b := make1(t, id), make1(t, id)
-		for seed := range uint64(20) {
-			oa, _, _ := a.Reset(seed)
-			ob, _, _ := b.Reset(seed)
-			require.Equal(t, oa, ob)
-			ra, rb := rand.New(rand.NewPCG(seed, 2)), rand.New(rand.NewPCG(seed, 2))
-			for {
-				sa, _ := a.Step(a.SampleAction(ra))
-				sb, _ := b.Step(b.SampleAction(rb))
-				require.Equal(t, sa, sb)
-				if sa.Done() {
-					break
-				}
-			}
-		}
+		gamekittest.SameSeedSameEpisode(t, func() *Env { return make1(t, id) }, 20)
 	}
 }
 

@@ -1,6 +1,7 @@
 package gamekittest
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/gemgo/gemgo/envs/core"
@@ -44,4 +45,32 @@ func New[C, E any](t testing.TB, newEnv func(C) (E, error), cfg C) E {
 	e, err := newEnv(cfg)
 	require.NoError(t, err)
 	return e
+}
+
+// SamplingEnv is an env that draws its own random valid actions.
+type SamplingEnv interface {
+	core.Env
+	core.ActionSampler
+}
+
+// SameSeedSameEpisode plays seeds 0 … seeds−1 on two envs from newEnv,
+// each stepping with its own SampleAction draws from equal RNGs, and
+// requires equal observations and steps to the end of every episode.
+func SameSeedSameEpisode[E SamplingEnv](t testing.TB, newEnv func() E, seeds uint64) {
+	t.Helper()
+	a, b := newEnv(), newEnv()
+	for seed := range seeds {
+		oa, _, _ := a.Reset(seed)
+		ob, _, _ := b.Reset(seed)
+		require.Equal(t, oa, ob)
+		ra, rb := rand.New(rand.NewPCG(seed, 2)), rand.New(rand.NewPCG(seed, 2))
+		for {
+			sa, _ := a.Step(a.SampleAction(ra))
+			sb, _ := b.Step(b.SampleAction(rb))
+			require.Equal(t, sa, sb)
+			if sa.Done() {
+				break
+			}
+		}
+	}
 }
