@@ -15,19 +15,25 @@ type Sequence struct {
 	RefLogProbs []float32 // optional: a reference policy's, for the KL penalty
 }
 
-// minBucketLen is the shortest length bucket; buckets double up to the
-// model's context. maxChunkTokens caps batch·length of one graph run; larger
-// minibatches run in several chunks with accumulated gradients.
+// minBucketLen is the shortest length bucket; buckets double up to
+// stepBucketLen, then grow by stepBucketLen up to the model's context, so
+// that a 40-token sequence pads to 48 rather than 64 (multi-turn prompts
+// grow by a few tokens a turn). maxChunkTokens caps batch·length of one graph
+// run; larger minibatches run in several chunks with accumulated gradients.
 const (
 	minBucketLen   = 8
+	stepBucketLen  = 16
 	maxChunkTokens = 4096
 )
 
 // bucketLen is the graph length for sequences of n input tokens.
 func bucketLen(n, context int) int {
 	l := minBucketLen
-	for l < n {
+	for l < n && l < stepBucketLen {
 		l *= 2
+	}
+	for l < n {
+		l += stepBucketLen
 	}
 	return min(l, context)
 }
