@@ -6,7 +6,7 @@
 # the weighted loss and Adam; sampling: 32 rows × 16 new tokens after a
 # 16-token prompt, KV cache on both sides).
 #   scripts/bench_policy.sh            # d = 64 and 128, pure-Go BLAS
-#   TAGS=... scripts/bench_policy.sh        # extra build tags (no OpenBLAS build exists yet: issue 4)
+#   TAGS=openblas scripts/bench_policy.sh   # float32 GEMM through OpenBLAS (apt-get install libopenblas-dev; README)
 # Env: THREADS (2), BENCHTIME (Go -benchtime, default 3s), GEMGO_BENCH (dir of torch_ref.sh).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,7 +23,7 @@ if [ "$tags" = openblas ] && [ -z "${OPENBLAS_CORETYPE+set}" ]; then
   flags="$(LC_ALL=C lscpu 2>/dev/null | grep -i '^flags:' || true)"
   if grep -qw avx512f <<<"$flags"; then export OPENBLAS_CORETYPE=SkylakeX
   elif grep -qw avx2 <<<"$flags"; then export OPENBLAS_CORETYPE=Haswell; fi
-  export OPENBLAS_NUM_THREADS=1
+  export OPENBLAS_NUM_THREADS=1 # gemgo sets one OpenBLAS thread itself; this also spares the idle pool
 fi
 
 echo "Go benchmarks (GOMAXPROCS=$threads, -benchtime $benchtime${tags:+, tags $tags})..." >&2
