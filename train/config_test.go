@@ -60,6 +60,11 @@ func TestParseOverrides(t *testing.T) {
 	assert.Equal(t, "x", c.Name)
 	// Untouched fields keep their defaults.
 	assert.Equal(t, DefaultConfig().Model, c.Model)
+
+	// env.options={...} replaces the whole map (a base's option the new env lacks goes away).
+	c, err = Parse([]byte("env:\n  options: {style: brief, partial_credit: false}\n"), []string{"env.options={style: gem, bits: 4}"})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"style": "gem", "bits": 4}, c.Env.Options)
 }
 
 func TestConfigRoundTrip(t *testing.T) {

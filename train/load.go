@@ -116,8 +116,9 @@ func yamlKeys(t reflect.Type) []string {
 }
 
 // Set applies one override "section.key=value" (or "key=value" at the top
-// level; "env.options.NAME=value" sets an env option). The value is parsed
-// as YAML, so numbers, booleans and strings all work.
+// level; "env.options.NAME=value" sets one env option and
+// "env.options={a: 1, b: x}" replaces them all). The value is parsed as
+// YAML, so numbers, booleans, strings and maps all work.
 func (c *Config) Set(kv string) error {
 	key, val, ok := strings.Cut(kv, "=")
 	if !ok || key == "" {
