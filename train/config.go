@@ -73,10 +73,11 @@ type AlgoConfig struct {
 
 // LossConfig is the shared clipped-surrogate loss.
 type LossConfig struct {
-	ClipEps     float64 `yaml:"clip_eps"`     // ε of the clipped ratio
-	EntropyCoef float64 `yaml:"entropy_coef"` // entropy bonus weight
-	KLCoef      float64 `yaml:"kl_coef"`      // KL penalty to the post-warm-up policy
-	Agg         string  `yaml:"agg"`          // token-mean, seq-mean-token-sum, seq-mean-token-mean, seq-mean-token-sum-norm
+	ClipEps      float64 `yaml:"clip_eps"`       // ε of the clipped ratio
+	EntropyCoef  float64 `yaml:"entropy_coef"`   // entropy bonus weight
+	KLCoef       float64 `yaml:"kl_coef"`        // KL penalty to the reference policy (the post-warm-up policy)
+	KLResetEvery int     `yaml:"kl_reset_every"` // iterations between moves of the reference to the current policy; 0: never
+	Agg          string  `yaml:"agg"`            // token-mean, seq-mean-token-sum, seq-mean-token-mean, seq-mean-token-sum-norm
 }
 
 // OptimConfig is Adam with clipping and a warm-up/cosine schedule.
@@ -226,6 +227,12 @@ func (c *Config) Validate() error {
 	}
 	if c.Eval.Every < 0 || c.Eval.Episodes < 0 {
 		bad("eval.every = %d, eval.episodes = %d: must be ≥ 0", c.Eval.Every, c.Eval.Episodes)
+	}
+	if c.Loss.KLResetEvery < 0 {
+		bad("loss.kl_reset_every = %d: must be ≥ 0 (0: the reference stays the post-warm-up policy)", c.Loss.KLResetEvery)
+	}
+	if c.Loss.KLResetEvery > 0 && !(c.Loss.KLCoef > 0) {
+		bad("loss.kl_reset_every = %d moves the reference of the KL penalty, but loss.kl_coef = %v: set kl_coef > 0 or kl_reset_every = 0", c.Loss.KLResetEvery, c.Loss.KLCoef)
 	}
 	if c.Checkpoint.Every < 0 {
 		bad("checkpoint.every = %d: must be ≥ 0", c.Checkpoint.Every)

@@ -32,6 +32,8 @@ func TestParseErrors(t *testing.T) {
 		{"bad temperature", "sample:\n  temperature: 0\n", nil, []string{"sample.temperature"}},
 		{"max new tokens", "sample:\n  max_new_tokens: 500\n", nil, []string{"sample.max_new_tokens = 500"}},
 		{"bad agg", "loss:\n  agg: mean\n", nil, []string{`loss.agg = "mean"`, "token-mean"}},
+		{"reset without kl", "loss:\n  kl_reset_every: 10\n", nil, []string{"loss.kl_reset_every = 10", "kl_coef"}},
+		{"negative reset", "loss:\n  kl_coef: 0.1\n  kl_reset_every: -1\n", nil, []string{"loss.kl_reset_every = -1", "≥ 0"}},
 		{"set unknown", "", []string{"algo.gama=0.5"}, []string{`unknown key "gama"`, "section algo", "gamma"}},
 		{"set section", "", []string{"algo=1"}, []string{"is a section"}},
 		{"set bad value", "", []string{"algo.epochs=many"}, []string{"algo.epochs", "whole number"}},

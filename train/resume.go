@@ -41,6 +41,9 @@ func (r *runner) resume() error {
 	if err := r.build(); err != nil {
 		return err
 	}
+	if err := r.checkReference(r.prog.Iteration); err != nil {
+		return fmt.Errorf("resume %s: %w", r.dir, err)
+	}
 	if err := dropRowsAfter(r.dir, r.prog.Iteration); err != nil {
 		return fmt.Errorf("resume %s: metrics: %w", r.dir, err)
 	}

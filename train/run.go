@@ -61,18 +61,19 @@ type runner struct {
 	obs     Observer
 	newEnv  func() (envs.Env, error)
 
-	tok    *policy.Tokenizer
-	w, cw  *policy.Weights
-	tr     *policy.Trainer
-	critic *policy.Critic
-	ref    *policy.Trainer
-	agent  *rollout.Agent
-	src    *rand.PCG
-	rng    *rand.Rand
-	prog   progress
-	start  time.Time
-	log    *metrics.Logger
-	last   EvalResult // the latest evaluation
+	tok     *policy.Tokenizer
+	w, cw   *policy.Weights
+	tr      *policy.Trainer
+	critic  *policy.Critic
+	ref     *policy.Trainer
+	refIter int // the iteration the reference was taken at (0: after the warm-up)
+	agent   *rollout.Agent
+	src     *rand.PCG
+	rng     *rand.Rand
+	prog    progress
+	start   time.Time
+	log     *metrics.Logger
+	last    EvalResult // the latest evaluation
 }
 
 // Run trains as cfg says in opts.Dir, or resumes the run there.
@@ -155,8 +156,7 @@ func (r *runner) init(ctx context.Context) error {
 		}
 	}
 	if cfg.Loss.KLCoef > 0 {
-		ck := &policy.Checkpoint{Policy: r.w.Clone(), Tokenizer: r.tok}
-		if err := policy.SaveCheckpoint(filepath.Join(r.dir, ReferenceFile), ck); err != nil {
+		if err := r.saveReference(0); err != nil {
 			return err
 		}
 	}
@@ -189,11 +189,7 @@ func (r *runner) build() error {
 		}
 	}
 	if cfg.Loss.KLCoef > 0 {
-		ck, err := policy.LoadCheckpoint(filepath.Join(r.dir, ReferenceFile))
-		if err != nil {
-			return fmt.Errorf("reference policy for the KL penalty: %w", err)
-		}
-		if r.ref, err = policy.NewTrainer(ck.Policy, policy.OptimConfig{}); err != nil {
+		if err := r.loadReference(); err != nil {
 			return err
 		}
 	}
@@ -281,11 +277,16 @@ func (r *runner) loop(ctx context.Context) error {
 			return err
 		}
 		r.obs.Iteration(it, m)
-		if (cfg.Checkpoint.Every > 0 && it%cfg.Checkpoint.Every == 0) || it == cfg.Iterations {
+		if (cfg.Checkpoint.Every > 0 && it%cfg.Checkpoint.Every == 0) || it == cfg.Iterations || cfg.resetDue(it) {
 			if err := r.saveCheckpoint(CheckpointFile); err != nil {
 				return err
 			}
 			if err := r.writeReport(); err != nil {
+				return err
+			}
+		}
+		if cfg.resetDue(it) {
+			if err := r.resetReference(it); err != nil {
 				return err
 			}
 		}
