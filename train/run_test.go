@@ -110,10 +110,17 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 			require.NoError(t, err)
 			b, err := policy.LoadCheckpoint(filepath.Join(dirB, FinalFile))
 			require.NoError(t, err)
-			for i := range a.Policy.Params {
-				require.Equal(t, a.Policy.Params[i].Data, b.Policy.Params[i].Data, a.Policy.Params[i].Name)
-			}
+			requireSameParams(t, a.Policy, b.Policy)
 		})
+	}
+}
+
+// requireSameParams fails unless a and b hold bit-identical parameters.
+func requireSameParams(t *testing.T, a, b *policy.Weights) {
+	t.Helper()
+	require.Len(t, b.Params, len(a.Params))
+	for i := range a.Params {
+		require.Equal(t, a.Params[i].Data, b.Params[i].Data, a.Params[i].Name)
 	}
 }
 
