@@ -164,27 +164,41 @@ func TestLearnTextBandit(t *testing.T) {
 // longLearningEnv enables the learning tests that take minutes.
 const longLearningEnv = "GEMGO_LONG_LEARNING"
 
-// TestLearnGuessTheNumber runs the main job, ../configs/rebn_guess.yaml
-// (ReBN, 2 layers, d = 64, 800 iterations of 64 episodes), and requires
-// the greedy success on its 200 held-out games to end at 0.9 or more, far
-// above random play (about 0.34: four uniform guesses in 1-10) and the
-// warm-up-only policy. Measured on seed 1 (8.5 minutes on two idle cores):
-// 0.925 from iteration 420 to the end.
+// TestLearnGuessTheNumber trains each algorithm with the main job's
+// config, ../configs/rebn_guess.yaml (2 layers, d = 64, γ 0.9, KL 0.01,
+// 800 iterations of 64 episodes; GRPO in groups of 4), and requires the
+// greedy success on the 200 held-out games to end clearly above random
+// play (about 0.34: four uniform guesses in 1-10) and the warm-up-only
+// policy, by 0.2; ReBN, the main job, must end at 0.9 or more. Measured on
+// seed 1 (final greedy success, with random play at 0.365 and the
+// warm-up at 0.075): reinforce 1.000, rebn 0.925, grpo 0.690 (best 0.925),
+// ppo 0.645 (best 0.780).
 //
-// It takes minutes, so it runs only with GEMGO_LONG_LEARNING=1. The other
-// algorithms have no GuessTheNumber learning test: at the budget that fits
-// a test (the compare_guess sweep of issue 7: 100 iterations of 192 env
-// steps, 3 seeds) none of them ended clearly above random play; see
+// Each run takes 8-10 minutes on two idle cores, so the test runs only
+// with GEMGO_LONG_LEARNING=1. No budget that fits a test of seconds learns
+// this game here: at 100 iterations of 192 env steps (the compare_guess
+// sweep of issue 7) every algorithm still ends below random play; see
 // docs/results.md.
 func TestLearnGuessTheNumber(t *testing.T) {
 	if os.Getenv(longLearningEnv) == "" {
-		t.Skipf("runs the 8-minute main job: set %s=1 to run it", longLearningEnv)
+		t.Skipf("trains each algorithm for 8-10 minutes: set %s=1 to run it", longLearningEnv)
 	}
-	cfg, err := train.LoadFile("../configs/rebn_guess.yaml", []string{"eval.every=0", "checkpoint.every=0"})
-	require.NoError(t, err)
-	r := learn(t, cfg)
-	t.Logf("rebn: random %.3f, warm-up greedy %.3f, trained greedy %.3f", r.random, r.warmup, r.final)
-	assert.InDelta(t, 0.34, r.random, 0.08, "random play: four uniform guesses in 1-10")
-	assert.Less(t, r.warmup, 0.3, "the warm-up alone does not play well")
-	assert.GreaterOrEqual(t, r.final, 0.9, "trained greedy success")
+	for _, name := range learningAlgos {
+		t.Run(name, func(t *testing.T) {
+			sets := []string{"eval.every=0", "checkpoint.every=0", "algo.name=" + name}
+			if name == "grpo" {
+				sets = append(sets, "rollout.group_size=4")
+			}
+			cfg, err := train.LoadFile("../configs/rebn_guess.yaml", sets)
+			require.NoError(t, err)
+			r := learn(t, cfg)
+			t.Logf("%s: random %.3f, warm-up greedy %.3f, trained greedy %.3f", name, r.random, r.warmup, r.final)
+			assert.InDelta(t, 0.34, r.random, 0.08, "random play: four uniform guesses in 1-10")
+			assert.Less(t, r.warmup, 0.3, "the warm-up alone does not play well")
+			assert.GreaterOrEqual(t, r.final, max(r.random, r.warmup)+0.2, "trained greedy success")
+			if name == "rebn" {
+				assert.GreaterOrEqual(t, r.final, 0.9, "the main job's greedy success")
+			}
+		})
+	}
 }
