@@ -36,10 +36,9 @@ func (c *Config) resetDue(it int) bool {
 	return c.Loss.KLCoef > 0 && c.Loss.KLResetEvery > 0 && it%c.Loss.KLResetEvery == 0 && it < c.Iterations
 }
 
-// saveReference writes the current policy as the reference taken at
-// iteration it.
-func (r *runner) saveReference(it int) error {
-	ck := &policy.Checkpoint{Policy: r.w.Clone(), Tokenizer: r.tok, Meta: map[string]string{refIterationKey: strconv.Itoa(it)}}
+// saveReference writes w as the reference taken at iteration it.
+func (r *runner) saveReference(w *policy.Weights, it int) error {
+	ck := &policy.Checkpoint{Policy: w, Tokenizer: r.tok, Meta: map[string]string{refIterationKey: strconv.Itoa(it)}}
 	if err := policy.SaveCheckpoint(filepath.Join(r.dir, ReferenceFile), ck); err != nil {
 		return fmt.Errorf("reference policy for the KL penalty: %w", err)
 	}
@@ -74,7 +73,7 @@ func (r *runner) resetReference(it int) error {
 		copy(rw.Params[i].Data, r.w.Params[i].Data)
 	}
 	r.refIter = it
-	return r.saveReference(it)
+	return r.saveReference(rw, it)
 }
 
 // checkReference makes a resumed run's reference the one of its checkpoint

@@ -156,7 +156,7 @@ func (r *runner) init(ctx context.Context) error {
 		}
 	}
 	if cfg.Loss.KLCoef > 0 {
-		if err := r.saveReference(0); err != nil {
+		if err := r.saveReference(r.w, 0); err != nil {
 			return err
 		}
 	}
