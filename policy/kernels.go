@@ -170,13 +170,6 @@ func exp32(x float32) float32 {
 	return p * math.Float32frombits(uint32(n+127)<<23)
 }
 
-func exp[T Float](x T) T {
-	if f, ok := any(x).(float32); ok {
-		return T(exp32(f))
-	}
-	return T(math.Exp(float64(x)))
-}
-
 // logSoftmaxRow writes log softmax(z) into lp and returns the entropy
 // −Σ p·log p of the distribution.
 func logSoftmaxRow[T Float](lp, z []T) T {
@@ -186,16 +179,21 @@ func logSoftmaxRow[T Float](lp, z []T) T {
 			mx = v
 		}
 	}
+	// lp holds e^(z−max) until the second pass: the entropy's p = e/s
+	// reuses the exponentials of the sum (half the exps of computing
+	// e^(z−lse) again; log-probs are unchanged).
 	var s float64
-	for _, v := range z {
-		s += math.Exp(float64(v - mx))
+	for j, v := range z {
+		e := math.Exp(float64(v - mx))
+		lp[j] = T(e)
+		s += e
 	}
-	lse := mx + T(math.Log(s))
+	lse, inv := mx+T(math.Log(s)), T(1/s)
 	var h T
 	for j, v := range z {
 		l := v - lse
+		h -= lp[j] * inv * l
 		lp[j] = l
-		h -= exp(l) * l
 	}
 	return h
 }
