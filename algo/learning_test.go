@@ -161,6 +161,93 @@ func TestLearnTextBandit(t *testing.T) {
 	}
 }
 
+// guessID is the game of the GuessTheNumber learning tests.
+const guessID = "game:GuessTheNumber-v0-easy"
+
+// guessConfig learns GuessTheNumber-easy (1-10, 4 turns) with the tiny
+// 1-layer model in about a minute. Two choices make that possible:
+//   - env.history none: the policy sees only the latest observation
+//     ("5: higher"). That is enough to play perfectly, since every number
+//     sits at one node of the bisection tree 5 → 2/8 → 1,3/7,9 → 4/6,10,
+//     so the last guess and its hint name the node; and the prompts are
+//     short.
+//   - γ 0.5: a guess is credited mostly with what its own hint leads to.
+//     Greedy success after 300 iterations, seeds 1/2/3 (ReBN): γ 0.5
+//     0.83/0.75/0.72, γ 0.9 0.72/0.63/0.38, γ 1 0.37/0.71/0.35, γ 0.3
+//     0.61/0.50/0.58.
+//
+// The warm-up reads random play (transcript), so it knows the \boxed{}
+// format and guesses nearly uniformly; KL 0.01 keeps the format (KL 0
+// collapsed into format errors on 2 of 3 seeds).
+func guessConfig(name string) train.Config {
+	c := tinyLearningConfig(name)
+	c.Iterations = 300
+	c.Env = train.EnvConfig{ID: guessID, Options: map[string]any{"style": "brief", "partial_credit": false}, History: "none", NumEnvs: 16}
+	c.Tokenizer.CorpusEpisodes = 50
+	c.Warmup = train.WarmupConfig{Steps: 400, BatchSize: 32, LR: 3e-3, Transcript: true}
+	c.Algo.Gamma = 0.5
+	c.Algo.MinibatchSize = 64
+	c.Loss.KLCoef = 0.01
+	c.Rollout.Episodes = 64
+	if name == "grpo" {
+		c.Rollout = train.RolloutConfig{Episodes: 128, GroupSize: 8}
+		c.Algo.MinibatchSize = 128
+	}
+	c.Eval.Episodes = 200
+	return c
+}
+
+// TestLearnGuessTheNumberShort: each algorithm, from the same warm-up,
+// learns to use the hints within 300 iterations. Random play wins about
+// 0.34 (four uniform guesses). ReBN, REINFORCE and PPO must beat it by 0.1
+// both greedily on the 200 held-out games and in the sampled success of
+// the last 20 iterations (1280 episodes). Measured on seeds 1/2/3, greedy:
+// rebn 0.83/0.75/0.72, reinforce 0.71/0.55/0.59, ppo 0.59/0.73/–.
+//
+// GRPO gives every turn its episode's undiscounted return, so a guess is
+// credited with the wins of later guesses and a losing episode pushes down
+// all its (more numerous) turns: the per-turn advantage averaged -0.15 in
+// its runs and its entropy stayed high. It is the slow learner here, as in
+// the GEM paper's multi-turn results, and it gets 128 episodes an
+// iteration in groups of 8. Measured on seeds 1/2/3: greedy 0.56/0.35/0.41
+// (a high-entropy policy's argmax is a noisy measure), sampled success of
+// the last 20 iterations 0.51/0.46/0.46. Its checks: sampled success above
+// random play by 0.08 (about six standard errors) and greedy success above
+// the warm-up's by 0.1.
+//
+// The run takes 4-5 CPU minutes in all; -short skips it.
+func TestLearnGuessTheNumberShort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains four policies for about a minute each")
+	}
+	for _, name := range learningAlgos {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			r := learn(t, guessConfig(name))
+			last := mean(r.sampled[len(r.sampled)-20:])
+			t.Logf("%s: random %.3f, warm-up greedy %.3f, trained greedy %.3f, sampled over the last 20 iterations %.3f", name, r.random, r.warmup, r.final, last)
+			assert.InDelta(t, 0.34, r.random, 0.08, "random play: four uniform guesses in 1-10")
+			assert.Less(t, r.warmup, 0.3, "the warm-up alone does not play well")
+			if name == "grpo" {
+				assert.GreaterOrEqual(t, last, r.random+0.08, "sampled success of the last 20 iterations")
+				assert.GreaterOrEqual(t, r.final, r.warmup+0.1, "trained greedy success")
+				return
+			}
+			assert.GreaterOrEqual(t, r.final, r.random+0.1, "trained greedy success")
+			assert.GreaterOrEqual(t, last, r.random+0.1, "sampled success of the last 20 iterations")
+		})
+	}
+}
+
+// mean is the average of xs.
+func mean(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
 // longLearningEnv enables the learning tests that take minutes.
 const longLearningEnv = "GEMGO_LONG_LEARNING"
 
@@ -175,10 +262,11 @@ const longLearningEnv = "GEMGO_LONG_LEARNING"
 // ppo 0.645 (best 0.780).
 //
 // Each run takes 8-10 minutes on two idle cores, so the test runs only
-// with GEMGO_LONG_LEARNING=1. No budget that fits a test of seconds learns
-// this game here: at 100 iterations of 192 env steps (the compare_guess
-// sweep of issue 7) every algorithm still ends below random play; see
-// docs/results.md.
+// with GEMGO_LONG_LEARNING=1. With the whole history in the prompt the
+// game learns slowly: at 100 iterations of 192 env steps (the
+// compare_guess sweep of issue 7) every algorithm still ends below random
+// play; see docs/results.md. TestLearnGuessTheNumberShort is the quick
+// check, with the last observation only.
 func TestLearnGuessTheNumber(t *testing.T) {
 	if os.Getenv(longLearningEnv) == "" {
 		t.Skipf("trains each algorithm for 8-10 minutes: set %s=1 to run it", longLearningEnv)
