@@ -30,9 +30,10 @@ type span struct {
 	tokens      []int
 }
 
-func grow(b []float32, n int) []float32 {
+// grow returns b with length n, reallocating only when it is too short.
+func grow[T Float](b []T, n int) []T {
 	if cap(b) < n {
-		return make([]float32, n)
+		return make([]T, n)
 	}
 	return b[:n]
 }

@@ -150,3 +150,32 @@ func TestGradAttention(t *testing.T) {
 	checkKernel(t, newAttentionK[float64](b, length, d, heads), []tensor.Shape{{n, d}, {n, d}, {n, d}},
 		[][]float64{randData(rng, n*d, 1), randData(rng, n*d, 1), randData(rng, n*d, 1)}, rng)
 }
+
+func TestGradHead(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	n, in, out := 7, 5, 6
+	for _, target := range [][]int{
+		{-1, 2, 0, -1, -1, 5, 1}, // some rows read
+		{1, 1, 1, 1, 1, 1, 1},    // every row
+		{-1, -1, -1, -1, -1, -1, -1},
+	} {
+		k := newHeadK[float64](n, in, out, target)
+		x, w, b := randData(rng, n*in, 1), randData(rng, in*out, 1), randData(rng, out, 1)
+		checkKernel(t, k, []tensor.Shape{{n, in}, {in, out}, {out}}, [][]float64{x, w, b}, rng)
+
+		// The rows read are the full projection's; the others are zero.
+		y := make([]float64, n*out)
+		k.forward(y, [][]float64{x, w, b})
+		full := make([]float64, n*out)
+		linearFwd(full, x, w, b, n, in, out)
+		for i, tg := range target {
+			for j := 0; j < out; j++ {
+				want := 0.0
+				if tg >= 0 {
+					want = full[i*out+j]
+				}
+				require.InDelta(t, want, y[i*out+j], 1e-12, "row %d column %d", i, j)
+			}
+		}
+	}
+}

@@ -86,8 +86,8 @@ func newGraph[T Float](w *Weights, params [][]T, b, length int, critic bool) (*g
 		gr.vloss = &valueLossK[T]{n: n}
 		gr.cost = must(apply[T](gr.vloss, v))
 	} else {
-		logits := must(apply[T](newLinearK[T](n, d, c.Vocab, false), x, P("wout"), P("bout"))) // (n, vocab)
 		gr.loss = newPolicyLossK[T](n, c.Vocab)
+		logits := must(apply[T](newHeadK[T](n, d, c.Vocab, gr.loss.target), x, P("wout"), P("bout"))) // (n, vocab), loss rows only
 		gr.cost = must(apply[T](gr.loss, logits))
 	}
 	if err != nil {

@@ -1,0 +1,73 @@
+package policy
+
+import (
+	"fmt"
+
+	"gorgonia.org/tensor"
+)
+
+// headK is the output projection x (n×in) · w (in×out) + b (out) computed
+// only at the rows the policy loss reads: those whose target is ≥ 0. The
+// other rows of the output are zero. In an RL step the prompt and padding
+// rows carry no loss, and a response is a few tokens after a prompt of tens,
+// so most of the projection and of the log-softmax over the vocabulary
+// would be spent on rows nobody reads. The rows are gathered into compact
+// buffers, projected with one gemm, and scattered back.
+type headK[T Float] struct {
+	n, in, out int
+	target     []int // the loss's targets, shared with it and filled before each run
+	rows       []int // the rows computed by the last forward
+	xc, yc     []T   // gathered inputs (m×in) and their logits (m×out)
+	dyc, dxc   []T   // gathered output gradients (m×out), input gradients (m×in)
+}
+
+func newHeadK[T Float](n, in, out int, target []int) *headK[T] {
+	return &headK[T]{n: n, in: in, out: out, target: target, rows: make([]int, 0, n)}
+}
+
+func (k *headK[T]) String() string         { return fmt.Sprintf("head(%d,%d,%d)", k.n, k.in, k.out) }
+func (k *headK[T]) outShape() tensor.Shape { return tensor.Shape{k.n, k.out} }
+func (k *headK[T]) diffWRT(n int) []bool   { return []bool{true, true, true} }
+
+func (k *headK[T]) forward(out []T, in [][]T) {
+	x, w, b := in[0], in[1], in[2]
+	k.rows = k.rows[:0]
+	for i, t := range k.target {
+		if t >= 0 {
+			k.rows = append(k.rows, i)
+			continue
+		}
+		clear(out[i*k.out : (i+1)*k.out])
+	}
+	m := len(k.rows)
+	if m == 0 {
+		return
+	}
+	k.xc, k.yc = grow(k.xc, m*k.in), grow(k.yc, m*k.out)
+	for j, i := range k.rows {
+		copy(k.xc[j*k.in:(j+1)*k.in], x[i*k.in:(i+1)*k.in])
+	}
+	linearFwd(k.yc, k.xc, w, b, m, k.in, k.out)
+	for j, i := range k.rows {
+		copy(out[i*k.out:(i+1)*k.out], k.yc[j*k.out:(j+1)*k.out])
+	}
+}
+
+func (k *headK[T]) backward(dIn [][]T, dOut, _ []T, in [][]T) {
+	dx, dw, db := dIn[0], dIn[1], dIn[2]
+	clear(dx)
+	m := len(k.rows)
+	if m == 0 {
+		clear(dw)
+		clear(db)
+		return
+	}
+	k.dyc, k.dxc = grow(k.dyc, m*k.out), grow(k.dxc, m*k.in)
+	for j, i := range k.rows {
+		copy(k.dyc[j*k.out:(j+1)*k.out], dOut[i*k.out:(i+1)*k.out])
+	}
+	linearBwd(k.dxc, dw, db, k.dyc, k.xc, in[1], m, k.in, k.out)
+	for j, i := range k.rows {
+		copy(dx[i*k.in:(i+1)*k.in], k.dxc[j*k.in:(j+1)*k.in])
+	}
+}
