@@ -264,7 +264,8 @@ const longLearningEnv = "GEMGO_LONG_LEARNING"
 // policy, by 0.2; ReBN, the main job, must end at 0.9 or more. Measured on
 // seed 1 (final greedy success, with random play at 0.365 and the
 // warm-up at 0.075): reinforce 1.000, rebn 0.925, grpo 0.690 (best 0.925),
-// ppo 0.645 (best 0.780).
+// ppo 0.645 (best 0.780), before the loss computed its rows apart
+// (policy/head.go); rebn again after it: 0.925.
 //
 // Each run takes 8-10 minutes on two idle cores, so the test runs only
 // with GEMGO_LONG_LEARNING=1. With the whole history in the prompt the
