@@ -40,7 +40,11 @@ func (k *headK[T]) forward(out []T, in [][]T) {
 		clear(out[i*k.out : (i+1)*k.out])
 	}
 	m := len(k.rows)
-	if m == 0 {
+	switch m {
+	case 0:
+		return
+	case k.n: // every row is read (a supervised step): no gather
+		linearFwd(out, x, w, b, k.n, k.in, k.out)
 		return
 	}
 	k.xc, k.yc = grow(k.xc, m*k.in), grow(k.yc, m*k.out)
@@ -55,13 +59,18 @@ func (k *headK[T]) forward(out []T, in [][]T) {
 
 func (k *headK[T]) backward(dIn [][]T, dOut, _ []T, in [][]T) {
 	dx, dw, db := dIn[0], dIn[1], dIn[2]
-	clear(dx)
 	m := len(k.rows)
-	if m == 0 {
+	switch m {
+	case 0:
+		clear(dx)
 		clear(dw)
 		clear(db)
 		return
+	case k.n:
+		linearBwd(dx, dw, db, dOut, in[0], in[1], k.n, k.in, k.out)
+		return
 	}
+	clear(dx)
 	k.dyc, k.dxc = grow(k.dyc, m*k.out), grow(k.dxc, m*k.in)
 	for j, i := range k.rows {
 		copy(k.dyc[j*k.out:(j+1)*k.out], dOut[i*k.out:(i+1)*k.out])
