@@ -79,3 +79,43 @@ func BenchmarkSample(b *testing.B) {
 	b.Run("d=64", func(b *testing.B) { benchSample(b, 64) })
 	b.Run("d=128", func(b *testing.B) { benchSample(b, 128) })
 }
+
+// BenchmarkTrainStepRL is an RL update's shape: 64 turns of a multi-turn
+// game, a 44-token prompt (the history) and a 5-token answer, with the
+// vocabulary size of a built tokenizer (about 520) and the main job's
+// model (2 layers, d = 64). Only the answer tokens carry loss.
+func BenchmarkTrainStepRL(b *testing.B) {
+	const vocab, prompt, answer, batch = 520, 44, 5, 64
+	rng := rand.New(rand.NewPCG(3, 0))
+	w, err := policy.NewWeights(policy.Config{Vocab: vocab, Context: 64, Layers: 2, DModel: 64, Heads: 4}, rng)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr, err := policy.NewTrainer(w, policy.OptimConfig{LR: 1e-3, MaxGradNorm: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	seqs := make([]policy.Sequence, batch)
+	for i := range seqs {
+		s := &seqs[i]
+		for range prompt {
+			s.Prompt = append(s.Prompt, 4+rng.IntN(vocab-4))
+		}
+		for range answer {
+			s.Response = append(s.Response, 4+rng.IntN(vocab-4))
+			s.Advantages = append(s.Advantages, float32(rng.NormFloat64()))
+		}
+	}
+	lc := policy.LossConfig{Kind: policy.PG, Agg: policy.TokenMean}
+	if _, err := tr.Step(seqs, lc); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := tr.Step(seqs, lc); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "turns/s")
+}
