@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/algo"
+	"github.com/gemgo/gemgo/compare"
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/core"
 	"github.com/gemgo/gemgo/envs/game/guessnumber"
@@ -235,7 +236,7 @@ func TestLearnGuessTheNumberShort(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			r := learn(t, guessConfig(name))
-			last := mean(r.sampled[len(r.sampled)-20:])
+			last, _ := compare.MeanStd(r.sampled[len(r.sampled)-20:])
 			t.Logf("%s: random %.3f, warm-up greedy %.3f, trained greedy %.3f, sampled over the last 20 iterations %.3f", name, r.random, r.warmup, r.final, last)
 			assert.InDelta(t, 0.34, r.random, 0.08, "random play: four uniform guesses in 1-10")
 			assert.Less(t, r.warmup, 0.3, "the warm-up alone does not play well")
@@ -243,15 +244,6 @@ func TestLearnGuessTheNumberShort(t *testing.T) {
 			assert.GreaterOrEqual(t, r.final, r.random+0.05, "trained greedy success")
 		})
 	}
-}
-
-// mean is the average of xs.
-func mean(xs []float64) float64 {
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
 }
 
 // longLearningEnv enables the learning tests that take minutes.

@@ -19,28 +19,35 @@ func benchTrain(b *testing.B, d int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tr, err := policy.NewTrainer(w, refmodel.Optim())
-	if err != nil {
-		b.Fatal(err)
-	}
 	var batches [][]policy.Sequence
 	for range 8 {
 		_, s := refmodel.NewBatch(rng)
 		batches = append(batches, s)
 	}
-	for i := range 3 { // warm-up: build the graph
-		if _, err := tr.Step(batches[i], refmodel.Loss()); err != nil {
+	timeSteps(b, w, refmodel.Optim(), batches, refmodel.Loss(), 3)
+	b.ReportMetric(float64(b.N*refmodel.Batch*refmodel.Seq)/b.Elapsed().Seconds(), "tokens/s")
+}
+
+// timeSteps times b.N training steps on w, cycling through batches, after
+// warm untimed steps (the first ones build the graphs).
+func timeSteps(b *testing.B, w *policy.Weights, oc policy.OptimConfig, batches [][]policy.Sequence, lc policy.LossConfig, warm int) {
+	tr, err := policy.NewTrainer(w, oc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	step := func(i int) {
+		if _, err := tr.Step(batches[i%len(batches)], lc); err != nil {
 			b.Fatal(err)
 		}
+	}
+	for i := range warm {
+		step(i)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := tr.Step(batches[i%len(batches)], refmodel.Loss()); err != nil {
-			b.Fatal(err)
-		}
+		step(i)
 	}
-	b.ReportMetric(float64(b.N*refmodel.Batch*refmodel.Seq)/b.Elapsed().Seconds(), "tokens/s")
 }
 
 func BenchmarkTrainStep(b *testing.B) {
@@ -91,10 +98,6 @@ func BenchmarkTrainStepRL(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tr, err := policy.NewTrainer(w, policy.OptimConfig{LR: 1e-3, MaxGradNorm: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
 	seqs := make([]policy.Sequence, batch)
 	for i := range seqs {
 		s := &seqs[i]
@@ -107,15 +110,6 @@ func BenchmarkTrainStepRL(b *testing.B) {
 		}
 	}
 	lc := policy.LossConfig{Kind: policy.PG, Agg: policy.TokenMean}
-	if _, err := tr.Step(seqs, lc); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := tr.Step(seqs, lc); err != nil {
-			b.Fatal(err)
-		}
-	}
+	timeSteps(b, w, policy.OptimConfig{LR: 1e-3, MaxGradNorm: 1}, [][]policy.Sequence{seqs}, lc, 1)
 	b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "turns/s")
 }

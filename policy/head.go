@@ -48,13 +48,9 @@ func (k *headK[T]) forward(out []T, in [][]T) {
 		return
 	}
 	k.xc, k.yc = grow(k.xc, m*k.in), grow(k.yc, m*k.out)
-	for j, i := range k.rows {
-		copy(k.xc[j*k.in:(j+1)*k.in], x[i*k.in:(i+1)*k.in])
-	}
+	gatherRows(k.xc, x, k.rows, k.in)
 	linearFwd(k.yc, k.xc, w, b, m, k.in, k.out)
-	for j, i := range k.rows {
-		copy(out[i*k.out:(i+1)*k.out], k.yc[j*k.out:(j+1)*k.out])
-	}
+	scatterRows(out, k.yc, k.rows, k.out)
 }
 
 func (k *headK[T]) backward(dIn [][]T, dOut, _ []T, in [][]T) {
@@ -72,11 +68,21 @@ func (k *headK[T]) backward(dIn [][]T, dOut, _ []T, in [][]T) {
 	}
 	clear(dx)
 	k.dyc, k.dxc = grow(k.dyc, m*k.out), grow(k.dxc, m*k.in)
-	for j, i := range k.rows {
-		copy(k.dyc[j*k.out:(j+1)*k.out], dOut[i*k.out:(i+1)*k.out])
-	}
+	gatherRows(k.dyc, dOut, k.rows, k.out)
 	linearBwd(k.dxc, dw, db, k.dyc, k.xc, in[1], m, k.in, k.out)
-	for j, i := range k.rows {
-		copy(dx[i*k.in:(i+1)*k.in], k.dxc[j*k.in:(j+1)*k.in])
+	scatterRows(dx, k.dxc, k.rows, k.in)
+}
+
+// gatherRows copies rows[j] of src (rows of width w) to row j of dst.
+func gatherRows[T Float](dst, src []T, rows []int, w int) {
+	for j, i := range rows {
+		copy(dst[j*w:(j+1)*w], src[i*w:(i+1)*w])
+	}
+}
+
+// scatterRows copies row j of src to rows[j] of dst (rows of width w).
+func scatterRows[T Float](dst, src []T, rows []int, w int) {
+	for j, i := range rows {
+		copy(dst[i*w:(i+1)*w], src[j*w:(j+1)*w])
 	}
 }
