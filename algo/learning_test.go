@@ -12,7 +12,6 @@ import (
 	"github.com/gemgo/gemgo/algo"
 	"github.com/gemgo/gemgo/compare"
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/core"
 	"github.com/gemgo/gemgo/envs/game/guessnumber"
 	"github.com/gemgo/gemgo/policy"
 	"github.com/gemgo/gemgo/train"
@@ -94,7 +93,7 @@ func randomSuccess(t *testing.T, reg *envs.Registry, cfg train.Config) float64 {
 			s, err := env.Step(sampler.SampleAction(rng))
 			require.NoError(t, err)
 			if s.Done() {
-				if ok, _ := s.Info[core.InfoSuccess].(bool); ok {
+				if ok, _ := s.Info[envs.InfoSuccess].(bool); ok {
 					wins++
 				}
 				break

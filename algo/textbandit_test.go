@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/core"
 	"github.com/gemgo/gemgo/envs/envtest"
 )
 
@@ -27,7 +26,7 @@ var (
 // draws one of the K contexts from the seed (the same seed, the same
 // context); the one step ends the episode with reward 1 (success) for the
 // context's arm in \boxed{}, 0 for any other boxed text, and
-// core.RewardFormatError when no \boxed{} parses. A uniformly random arm
+// envs.RewardFormatError when no \boxed{} parses. A uniformly random arm
 // succeeds with probability 1/K.
 type textBandit struct {
 	src     rand.PCG
@@ -36,8 +35,8 @@ type textBandit struct {
 }
 
 var (
-	_ core.Env           = (*textBandit)(nil)
-	_ core.ActionSampler = (*textBandit)(nil)
+	_ envs.Env           = (*textBandit)(nil)
+	_ envs.ActionSampler = (*textBandit)(nil)
 )
 
 // banditStream keeps the bandit's draws apart from other envs' on one seed.
@@ -47,23 +46,23 @@ func (e *textBandit) Reset(seed uint64) (string, envs.Info, error) {
 	e.src.Seed(seed, banditStream)
 	e.context = rand.New(&e.src).IntN(len(banditContexts))
 	e.live = true
-	return "colour: " + banditContexts[e.context] + ". Answer \\boxed{fruit}.", envs.Info{core.InfoMaxTurns: 1}, nil
+	return "colour: " + banditContexts[e.context] + ". Answer \\boxed{fruit}.", envs.Info{envs.InfoMaxTurns: 1}, nil
 }
 
 func (e *textBandit) Step(action string) (envs.Step, error) {
 	if !e.live {
-		return envs.Step{}, core.ErrNotReset
+		return envs.Step{}, envs.ErrNotReset
 	}
 	e.live = false
-	s := envs.Step{Terminated: true, Info: envs.Info{core.InfoTurn: 1, core.InfoSuccess: false}}
-	got, ok := core.LastBoxed(action)
+	s := envs.Step{Terminated: true, Info: envs.Info{envs.InfoTurn: 1, envs.InfoSuccess: false}}
+	got, ok := envs.LastBoxed(action)
 	switch {
 	case !ok:
-		s.Obs, s.Reward = "no \\boxed{} answer", core.RewardFormatError
-		s.Info[core.InfoFormatError] = true
+		s.Obs, s.Reward = "no \\boxed{} answer", envs.RewardFormatError
+		s.Info[envs.InfoFormatError] = true
 	case got == banditArms[e.context]:
-		s.Obs, s.Reward = "right", core.RewardSuccess
-		s.Info[core.InfoSuccess] = true
+		s.Obs, s.Reward = "right", envs.RewardSuccess
+		s.Info[envs.InfoSuccess] = true
 	default:
 		s.Obs = "wrong"
 	}
@@ -73,7 +72,7 @@ func (e *textBandit) Step(action string) (envs.Step, error) {
 // SampleAction answers a uniformly random arm: the format warm-up learns
 // the answer format from it, not the pairing.
 func (e *textBandit) SampleAction(r *rand.Rand) string {
-	return core.Boxed(banditArms[r.IntN(len(banditArms))])
+	return envs.Boxed(banditArms[r.IntN(len(banditArms))])
 }
 
 // registerBandit adds the text bandit to reg under banditID.
@@ -91,7 +90,7 @@ func TestTextBandit(t *testing.T) {
 	for seed := uint64(0); seed < 400; seed++ {
 		obs, info, err := e.Reset(seed)
 		require.NoError(t, err)
-		assert.Equal(t, 1, info[core.InfoMaxTurns])
+		assert.Equal(t, 1, info[envs.InfoMaxTurns])
 		c := e.context
 		seen[c]++
 		assert.Equal(t, "colour: "+banditContexts[c]+". Answer \\boxed{fruit}.", obs)
@@ -104,7 +103,7 @@ func TestTextBandit(t *testing.T) {
 			s, err := e.Step("I say \\boxed{" + arm + "}")
 			require.NoError(t, err)
 			assert.True(t, s.Terminated)
-			assert.Equal(t, a == c, s.Info[core.InfoSuccess])
+			assert.Equal(t, a == c, s.Info[envs.InfoSuccess])
 			if a == c {
 				assert.Equal(t, 1.0, s.Reward)
 			} else {
@@ -114,10 +113,10 @@ func TestTextBandit(t *testing.T) {
 		_, _, _ = e.Reset(seed)
 		s, err := e.Step(banditArms[c])
 		require.NoError(t, err)
-		assert.Equal(t, core.RewardFormatError, s.Reward)
-		assert.Equal(t, true, s.Info[core.InfoFormatError])
+		assert.Equal(t, envs.RewardFormatError, s.Reward)
+		assert.Equal(t, true, s.Info[envs.InfoFormatError])
 		_, err = e.Step("\\boxed{plum}")
-		assert.ErrorIs(t, err, core.ErrNotReset)
+		assert.ErrorIs(t, err, envs.ErrNotReset)
 	}
 	for c := range banditContexts {
 		assert.InDelta(t, 100, seen[c], 35, "context %d drawn about 1/K of the time", c)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gemgo/gemgo/algo"
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/metrics"
 	"github.com/gemgo/gemgo/policy"
 	"github.com/gemgo/gemgo/train"
@@ -44,7 +45,7 @@ type Done struct {
 // ExecOptions configures Execute.
 type ExecOptions struct {
 	Parallel int            // runs at once; < 1 means 1
-	Registry *envs.Registry // the envs (envs.Builtins())
+	Registry *envs.Registry // the envs (builtin.Registry())
 	Log      io.Writer      // progress lines; nil: none
 }
 
@@ -56,7 +57,7 @@ type ExecOptions struct {
 // was interrupted.
 func Execute(ctx context.Context, runs []Run, opts ExecOptions) ([]Done, error) {
 	if opts.Registry == nil {
-		opts.Registry = envs.Builtins()
+		opts.Registry = builtin.Registry()
 	}
 	log := &syncWriter{w: opts.Log}
 	if opts.Log == nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/train"
 )
 
@@ -49,7 +49,7 @@ func TestSweepEndToEnd(t *testing.T) {
 	assert.Equal(t, 4, runs[4].Cfg.Rollout.GroupSize)
 	assert.Equal(t, "grpo", runs[4].Cfg.Algo.Name)
 
-	reg := envs.Builtins()
+	reg := builtin.Registry()
 	done, err := Execute(context.Background(), runs, ExecOptions{Parallel: 2, Registry: reg})
 	require.NoError(t, err)
 	for _, d := range done {

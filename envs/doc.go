@@ -1,23 +1,28 @@
-// Package envs is gemgo's gym of text environments for LLM agents, after
-// GEM (arXiv 2510.01051) and shaped like Gymnasium: text in, text out.
+// Package envs is gemgo's env contract, after GEM (arXiv 2510.01051) and
+// shaped like Gymnasium: text in, text out. It is the one package a user
+// imports to write, wrap or drive an env:
 //
-// The contract (Env, Step, Info, Registry, ...) is defined in package
-// envs/core and re-exported here under the same names, so that users write
-// envs.Env and envs.Step. This package adds what is built on the contract:
-//
-//   - Builtins, the registry of every built-in env by GEM id;
+//   - the contract: Env (Reset and Step), the Step it returns, Info and its
+//     well-known keys (InfoSuccess, InfoFormatError, InfoInvalid, InfoTurn,
+//     InfoMaxTurns), the optional interfaces (ActionSampler,
+//     FormatErrorRewarder, Describer), ErrNotReset, and the standard rewards;
+//   - the Registry type that makes envs by their GEM ids from Options, with
+//     did-you-mean errors for unknown ids and options;
+//   - \boxed{...} parsing shared by every text game (LastBoxed, Boxed);
 //   - wrappers, each changing one thing and forwarding the rest (Unwrap,
 //     SampleAction, Close): TimeLimit (a turn limit that truncates),
 //     EpisodeStats (return, turns and success on the step that ends an
 //     episode, read back with SummaryOf), and GEM's text observation
 //     wrappers ObservationHistory and ActionObservationHistory;
-//   - VectorEnv, which steps many envs concurrently with one autoreset
-//     mode that loses nothing of a finished episode (see its docs), and
+//   - VectorEnv, which steps many envs concurrently (see its docs), and
 //     derives every episode's seed from one base seed (EpisodeSeed).
 //
-// Every built-in env passes the conformance suite envtest.CheckEnv.
+// The registry of built-in envs lives in the leaf package envs/builtin,
+// which imports every game and task family. The split keeps the contract
+// free of games: env packages import envs, and envs imports none of them,
+// so there is one import path for the contract and no cycle.
 //
-//	reg := envs.Builtins()
+//	reg := builtin.Registry()
 //	env, err := reg.Make("game:GuessTheNumber-v0-easy", envs.With("style", "brief"))
 //	obs, info, err := env.Reset(7)
 //	st, err := env.Step(`\boxed{5}`)

@@ -3,8 +3,6 @@ package envs
 import (
 	"fmt"
 	"math/rand/v2"
-
-	"github.com/gemgo/gemgo/envs/core"
 )
 
 // Info keys set by EpisodeStats (and so by VectorEnv) on the step that ends
@@ -14,7 +12,7 @@ const (
 	InfoEpisodeReturn = "episode_return"
 	// InfoEpisodeTurns (int) is the number of steps of the episode.
 	InfoEpisodeTurns = "episode_turns"
-	// InfoEpisodeSuccess (bool) is the inner env's Info[core.InfoSuccess]
+	// InfoEpisodeSuccess (bool) is the inner env's Info[InfoSuccess]
 	// on the last step (false when absent).
 	InfoEpisodeSuccess = "episode_success"
 )
@@ -66,7 +64,7 @@ func (w *EpisodeStats) Reset(seed uint64) (string, Info, error) {
 // Step forwards the action and adds the statistics when the episode ends.
 func (w *EpisodeStats) Step(action string) (Step, error) {
 	if !w.active {
-		return Step{}, fmt.Errorf("episode stats: %w", core.ErrNotReset)
+		return Step{}, fmt.Errorf("episode stats: %w", ErrNotReset)
 	}
 	st, err := w.inner.Step(action)
 	if err != nil {
@@ -76,7 +74,7 @@ func (w *EpisodeStats) Step(action string) (Step, error) {
 	w.turns++
 	if st.Done() {
 		w.active = false
-		success, _ := st.Info[core.InfoSuccess].(bool)
+		success, _ := st.Info[InfoSuccess].(bool)
 		st.Info = withInfo(st.Info,
 			InfoEpisodeReturn, w.ret,
 			InfoEpisodeTurns, w.turns,

@@ -3,14 +3,12 @@ package envs
 import (
 	"fmt"
 	"math/rand/v2"
-
-	"github.com/gemgo/gemgo/envs/core"
 )
 
 // TimeLimit ends every episode of the env it wraps after at most MaxTurns
 // steps: the step that reaches the limit without the task ending is
 // Truncated (never Terminated). Reset reports the tighter of the two turn
-// limits in Info[core.InfoMaxTurns].
+// limits in Info[InfoMaxTurns].
 type TimeLimit struct {
 	inner    Env
 	maxTurns int
@@ -42,16 +40,16 @@ func (w *TimeLimit) Reset(seed uint64) (string, Info, error) {
 	}
 	w.turns, w.active = 0, true
 	limit := w.maxTurns
-	if n, ok := info[core.InfoMaxTurns].(int); ok && n > 0 && n < limit {
+	if n, ok := info[InfoMaxTurns].(int); ok && n > 0 && n < limit {
 		limit = n
 	}
-	return obs, withInfo(info, core.InfoMaxTurns, limit), nil
+	return obs, withInfo(info, InfoMaxTurns, limit), nil
 }
 
 // Step forwards the action and truncates the episode at the limit.
 func (w *TimeLimit) Step(action string) (Step, error) {
 	if !w.active {
-		return Step{}, fmt.Errorf("time limit: %w", core.ErrNotReset)
+		return Step{}, fmt.Errorf("time limit: %w", ErrNotReset)
 	}
 	st, err := w.inner.Step(action)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/envs/envtest"
 )
 
@@ -15,7 +16,7 @@ const benchID = "game:GuessTheNumber-v0-easy"
 
 func benchEnvs(b *testing.B, n int) []envs.Env {
 	b.Helper()
-	reg := envs.Builtins()
+	reg := builtin.Registry()
 	list := make([]envs.Env, n)
 	for i := range list {
 		if reg.Description(benchID) == "" {

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/core"
 	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -84,7 +83,7 @@ func TestVectorEnvAutoresetLosesNothing(t *testing.T) {
 			if r.IntN(5) == 0 {
 				actions[i] = "no box" // format errors end episodes too
 			} else {
-				actions[i] = core.Boxed(fmt.Sprint(r.IntN(11)))
+				actions[i] = envs.Boxed(fmt.Sprint(r.IntN(11)))
 			}
 		}
 		res, err := v.Step(actions)
@@ -103,7 +102,7 @@ func TestVectorEnvAutoresetLosesNothing(t *testing.T) {
 			finished++
 			sum, ok := envs.SummaryOf(got.Step.Info)
 			require.True(t, ok, "statistics on the final step")
-			require.Equal(t, want.Info[core.InfoSuccess], sum.Success)
+			require.Equal(t, want.Info[envs.InfoSuccess], sum.Success)
 			episode[i]++
 			seed := envs.EpisodeSeed(base, i, episode[i])
 			o, info, err := refs[i].Reset(seed)
@@ -267,7 +266,7 @@ func TestMakeVectorEnv(t *testing.T) {
 	_, infos, err := v.Reset(0)
 	require.NoError(t, err)
 	require.Len(t, infos, 3)
-	assert.Equal(t, 7, infos[2][core.InfoMaxTurns])
+	assert.Equal(t, 7, infos[2][envs.InfoMaxTurns])
 
 	_, err = envs.MakeVectorEnv(reg, "test:Toy-v1", 3, envs.VectorConfig{})
 	require.ErrorContains(t, err, "test:Toy-v0")

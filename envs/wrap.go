@@ -4,8 +4,6 @@ import (
 	"io"
 	"maps"
 	"math/rand/v2"
-
-	"github.com/gemgo/gemgo/envs/core"
 )
 
 // Wrapper is an env that changes one thing about the env it wraps. Every
@@ -14,7 +12,7 @@ import (
 //
 // Wrappers also forward the optional interfaces of the inner env:
 // SampleAction (see SamplerOf), Close (nil when the inner env has no
-// Close), FormatErrorReward (core.RewardFormatError when the inner env does
+// Close), FormatErrorReward (RewardFormatError when the inner env does
 // not set its own) and Description ("" when the inner env has none).
 type Wrapper interface {
 	Env
@@ -67,14 +65,14 @@ func forwardClose(inner Env) error {
 }
 
 func forwardFormatErrorReward(inner Env) float64 {
-	if fr, ok := inner.(core.FormatErrorRewarder); ok {
+	if fr, ok := inner.(FormatErrorRewarder); ok {
 		return fr.FormatErrorReward()
 	}
-	return core.RewardFormatError
+	return RewardFormatError
 }
 
 func forwardDescription(inner Env) string {
-	if d, ok := inner.(core.Describer); ok {
+	if d, ok := inner.(Describer); ok {
 		return d.Description()
 	}
 	return ""

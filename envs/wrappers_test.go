@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/core"
 	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -30,7 +29,7 @@ func TestTimeLimitTruncatesNotTerminates(t *testing.T) {
 	require.NoError(t, err)
 	_, info, err := w.Reset(seed8)
 	require.NoError(t, err)
-	assert.Equal(t, 3, info[core.InfoMaxTurns], "Reset reports the tighter limit")
+	assert.Equal(t, 3, info[envs.InfoMaxTurns], "Reset reports the tighter limit")
 
 	for turn, a := range []string{`\boxed{1}`, `\boxed{2}`} {
 		st := step(t, w, a)
@@ -43,7 +42,7 @@ func TestTimeLimitTruncatesNotTerminates(t *testing.T) {
 	assert.Equal(t, "t3 higher", st.Obs)
 
 	_, err = w.Step(`\boxed{8}`)
-	require.ErrorIs(t, err, core.ErrNotReset)
+	require.ErrorIs(t, err, envs.ErrNotReset)
 }
 
 func TestTimeLimitKeepsTermination(t *testing.T) {
@@ -63,7 +62,7 @@ func TestTimeLimitInnerLimitIsTighter(t *testing.T) {
 	require.NoError(t, err)
 	_, info, err := w.Reset(seed8)
 	require.NoError(t, err)
-	assert.Equal(t, 2, info[core.InfoMaxTurns])
+	assert.Equal(t, 2, info[envs.InfoMaxTurns])
 	step(t, w, `\boxed{1}`)
 	st := step(t, w, `\boxed{1}`)
 	assert.True(t, st.Truncated, "the inner env's own limit still truncates")
@@ -97,7 +96,7 @@ func TestEpisodeStatsOnEndingStepOnly(t *testing.T) {
 	}
 	assert.Equal(t, envs.EpisodeSummary{Return: want, Turns: 3, Success: true}, sum)
 	assert.InDelta(t, 0.9, sum.Return, 1e-12)
-	assert.Equal(t, 3, st.Info[core.InfoTurn], "the inner env's Info is kept")
+	assert.Equal(t, 3, st.Info[envs.InfoTurn], "the inner env's Info is kept")
 
 	// The next episode starts from zero: a truncated loss, then a format error.
 	_, _, err = w.Reset(seed8)
@@ -118,10 +117,10 @@ func TestEpisodeStatsOnEndingStepOnly(t *testing.T) {
 	st = step(t, w, "no box")
 	sum, ok = envs.SummaryOf(st.Info)
 	require.True(t, ok)
-	assert.Equal(t, envs.EpisodeSummary{Return: core.RewardFormatError, Turns: 1, Success: false}, sum)
+	assert.Equal(t, envs.EpisodeSummary{Return: envs.RewardFormatError, Turns: 1, Success: false}, sum)
 
 	_, err = w.Step(`\boxed{1}`)
-	require.ErrorIs(t, err, core.ErrNotReset)
+	require.ErrorIs(t, err, envs.ErrNotReset)
 }
 
 func TestSummaryOfRejectsPartialInfo(t *testing.T) {
@@ -244,7 +243,7 @@ func TestWrappersForwardOptionalInterfaces(t *testing.T) {
 	for range 20 {
 		require.Equal(t, toy.SampleAction(r1), s.SampleAction(r2))
 	}
-	assert.Equal(t, core.RewardFormatError, stats.FormatErrorReward())
+	assert.Equal(t, envs.RewardFormatError, stats.FormatErrorReward())
 	assert.Equal(t, "", stats.Description())
 
 	require.NoError(t, stats.Close())

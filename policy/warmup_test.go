@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/policy"
 )
 
@@ -21,14 +21,14 @@ import (
 // (the instruction and one feedback line per past turn).
 func guessPairs(t testing.TB) policy.PairFunc {
 	t.Helper()
-	env, err := envs.Builtins().Make("game:GuessTheNumber-v0-easy", envs.With("style", "brief"))
+	env, err := builtin.Registry().Make("game:GuessTheNumber-v0-easy", envs.With("style", "brief"))
 	require.NoError(t, err)
 	sampler := env.(envs.ActionSampler)
 	return func(rng *rand.Rand) (string, string) {
 		obs, info, err := env.Reset(rng.Uint64())
 		require.NoError(t, err)
 		lines := []string{obs}
-		for range rng.IntN(info[core.InfoMaxTurns].(int)) {
+		for range rng.IntN(info[envs.InfoMaxTurns].(int)) {
 			st, err := env.Step(sampler.SampleAction(rng))
 			require.NoError(t, err)
 			if st.Done() {
@@ -75,7 +75,7 @@ func TestTokenizerFromGuessTheNumber(t *testing.T) {
 // parses reports whether a sampled response is a GuessTheNumber action: the
 // last \boxed{...} holds a whole number.
 func parses(text string) bool {
-	c, ok := core.LastBoxed(text)
+	c, ok := envs.LastBoxed(text)
 	if !ok {
 		return false
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/gemgo/gemgo/buffer"
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/core"
 	"github.com/gemgo/gemgo/envs/game/guessnumber"
 	"github.com/gemgo/gemgo/policy"
 	"github.com/gemgo/gemgo/rollout"
@@ -67,7 +66,7 @@ type benchModel struct {
 // newBenchEnv makes the benchmarked env: the game under an observation
 // history.
 func newBenchEnv() (envs.Env, error) {
-	g, err := guessnumber.New(guessnumber.Config{Min: 1, Max: 10, MaxTurns: 4, Style: core.StyleBrief})
+	g, err := guessnumber.New(guessnumber.Config{Min: 1, Max: 10, MaxTurns: 4, Style: envs.StyleBrief})
 	if err != nil {
 		return nil, err
 	}

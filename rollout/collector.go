@@ -10,7 +10,6 @@ import (
 
 	"github.com/gemgo/gemgo/buffer"
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/core"
 )
 
 // Collector plays episodes on a fixed set of env slots.
@@ -233,7 +232,7 @@ func (c *Collector) finish(finished []int, slots []slot, buf *buffer.Buffer, st 
 		}
 	}
 	for _, i := range finished {
-		success, _ := slots[i].last.Info[core.InfoSuccess].(bool)
+		success, _ := slots[i].last.Info[envs.InfoSuccess].(bool)
 		if _, err := buf.AddEpisode(slots[i].group, slots[i].seed, success, slots[i].turns); err != nil {
 			return err
 		}

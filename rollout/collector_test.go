@@ -12,7 +12,6 @@ import (
 
 	"github.com/gemgo/gemgo/buffer"
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/core"
 )
 
 // stopEnv ends when the agent says stop (success when it waited exactly
@@ -25,26 +24,26 @@ type stopEnv struct {
 
 func (e *stopEnv) Reset(seed uint64) (string, envs.Info, error) {
 	*e = stopEnv{seed: seed, max: 1 + int(seed%4), live: true}
-	return fmt.Sprintf("seed %d", seed), envs.Info{core.InfoMaxTurns: e.max}, nil
+	return fmt.Sprintf("seed %d", seed), envs.Info{envs.InfoMaxTurns: e.max}, nil
 }
 
 func (e *stopEnv) Step(a string) (envs.Step, error) {
 	if !e.live {
-		return envs.Step{}, core.ErrNotReset
+		return envs.Step{}, envs.ErrNotReset
 	}
 	e.turn++
 	s := envs.Step{Obs: fmt.Sprintf("seed %d turn %d", e.seed, e.turn), Info: envs.Info{}}
 	switch {
 	case a == "stop":
 		s.Terminated = true
-		s.Info[core.InfoSuccess] = e.turn-1 == int(e.seed%3)
-		if s.Info[core.InfoSuccess].(bool) {
+		s.Info[envs.InfoSuccess] = e.turn-1 == int(e.seed%3)
+		if s.Info[envs.InfoSuccess].(bool) {
 			s.Reward = 1
 		}
 	case e.turn >= e.max:
 		s.Truncated = true
 		s.Reward = 0.25
-		s.Info[core.InfoSuccess] = false
+		s.Info[envs.InfoSuccess] = false
 	}
 	e.live = !s.Done()
 	return s, nil

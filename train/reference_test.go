@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/policy"
 )
 
@@ -26,7 +26,7 @@ func runUntil(t *testing.T, cfg Config, dir string, stop int) *recordObserver {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	o := &recordObserver{cancelAfter: stop, cancel: cancel}
-	_, err := Run(ctx, cfg, envs.Builtins(), Options{Dir: dir, Observer: o})
+	_, err := Run(ctx, cfg, builtin.Registry(), Options{Dir: dir, Observer: o})
 	require.ErrorIs(t, err, ErrInterrupted)
 	return o
 }
@@ -40,7 +40,7 @@ func referenceIteration(t *testing.T, dir string) string {
 
 func TestReferenceResets(t *testing.T) {
 	cfg := resetConfig()
-	reg := envs.Builtins()
+	reg := builtin.Registry()
 	full := &recordObserver{}
 	dirA := filepath.Join(t.TempDir(), "a")
 	_, err := Run(context.Background(), cfg, reg, Options{Dir: dirA, Observer: full})

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/metrics/metricstest"
 )
 
@@ -20,7 +20,7 @@ func TestRunReportInBrowser(t *testing.T) {
 	ctx, log := metricstest.NewBrowser(t)
 	dir := filepath.Join(t.TempDir(), "run")
 	cfg := tinyConfig("ppo")
-	_, err := Run(context.Background(), cfg, envs.Builtins(), Options{Dir: dir})
+	_, err := Run(context.Background(), cfg, builtin.Registry(), Options{Dir: dir})
 	require.NoError(t, err)
 
 	srv := metricstest.Serve(t, dir)

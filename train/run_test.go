@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/algo"
-	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/metrics"
 	"github.com/gemgo/gemgo/policy"
 )
@@ -74,7 +74,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	for _, name := range []string{"rebn", "ppo"} {
 		t.Run(name, func(t *testing.T) {
 			cfg := tinyConfig(name)
-			reg := envs.Builtins()
+			reg := builtin.Registry()
 			full := &recordObserver{}
 			dirA := filepath.Join(t.TempDir(), "a")
 			resA, err := Run(context.Background(), cfg, reg, Options{Dir: dirA, Observer: full})
@@ -125,7 +125,7 @@ func requireSameParams(t *testing.T, a, b *policy.Weights) {
 }
 
 func TestRunErrors(t *testing.T) {
-	reg := envs.Builtins()
+	reg := builtin.Registry()
 	cfg := tinyConfig("rebn")
 	cfg.Env.ID = "game:GuessTheNumber-v0-eazy"
 	_, err := Run(context.Background(), cfg, reg, Options{Dir: t.TempDir()})

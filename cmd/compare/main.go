@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/gemgo/gemgo/compare"
-	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/train"
 )
 
@@ -75,7 +75,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "sweep %s: %d arms × %d seeds = %d runs, %d at once, in %s\n",
 			spec.Name, len(spec.Arms), len(spec.Seeds), len(runs), max(*parallel, 1), *out)
 		start := time.Now()
-		_, runErr = compare.Execute(ctx, runs, compare.ExecOptions{Parallel: *parallel, Registry: envs.Builtins(), Log: stdout})
+		_, runErr = compare.Execute(ctx, runs, compare.ExecOptions{Parallel: *parallel, Registry: builtin.Registry(), Log: stdout})
 		fmt.Fprintf(stdout, "sweep wall time %s\n", time.Since(start).Round(time.Second))
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {

@@ -14,7 +14,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs/builtin"
 )
 
 // Exit statuses.
@@ -26,7 +26,7 @@ const (
 
 // run is the whole command over the built-in registry.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runWith(ctx, envs.Builtins(), args, stdin, stdout, stderr)
+	return runWith(ctx, builtin.Registry(), args, stdin, stdout, stderr)
 }
 
 // optFlag collects repeated -opt key=value flags.
@@ -155,7 +155,7 @@ func playEpisode(ctx context.Context, env envs.Env, id string, seed uint64, stdi
 	if err != nil {
 		return fmt.Errorf("reset %s with seed %d: %w", id, seed, err)
 	}
-	fmt.Fprintf(out, "== %s seed %d (max_turns %v)\n%s\n", id, seed, info[core.InfoMaxTurns], obs)
+	fmt.Fprintf(out, "== %s seed %d (max_turns %v)\n%s\n", id, seed, info[envs.InfoMaxTurns], obs)
 	in := lines(stdin)
 	ret, turns := 0.0, 0
 	for {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -117,7 +118,7 @@ func TestPlayCanceled(t *testing.T) {
 // TestPlayBuiltinGuessTheNumber plays the real game through run.
 func TestPlayBuiltinGuessTheNumber(t *testing.T) {
 	const id = "game:GuessTheNumber-v0-easy"
-	if envs.Builtins().Description(id) == "" {
+	if builtin.Registry().Description(id) == "" {
 		t.Skip(id + " is not registered yet")
 	}
 	var out, errw bytes.Buffer

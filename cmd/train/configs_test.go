@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/train"
 )
 
@@ -17,7 +18,7 @@ import (
 func TestShippedConfigs(t *testing.T) {
 	paths, err := filepath.Glob("../../configs/*.yaml")
 	require.NoError(t, err)
-	reg := envs.Builtins()
+	reg := builtin.Registry()
 	n := 0
 	for _, p := range paths {
 		if strings.HasPrefix(filepath.Base(p), "compare_") {

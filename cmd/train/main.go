@@ -13,7 +13,7 @@ import (
 	"syscall"
 
 	"github.com/gemgo/gemgo/algo"
-	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/metrics"
 	"github.com/gemgo/gemgo/policy"
 	"github.com/gemgo/gemgo/train"
@@ -81,7 +81,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	prog := metrics.NewProgress(stdout, cfg.Iterations, tty)
 	obs := &observer{p: prog, warmupEvery: max(cfg.Warmup.Steps/10, 1)}
 	prog.Printf("run directory %s: %s on %s", dir, cfg.Algo.Name, cfg.Env.ID)
-	res, err := train.Run(ctx, cfg, envs.Builtins(), train.Options{Dir: dir, Resume: *resume != "", Observer: obs})
+	res, err := train.Run(ctx, cfg, builtin.Registry(), train.Options{Dir: dir, Resume: *resume != "", Observer: obs})
 	_ = prog.Finish()
 	if err != nil {
 		fmt.Fprintln(stderr, "train:", err)

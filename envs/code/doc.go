@@ -23,7 +23,7 @@
 // else 0. Outputs are compared line by line ignoring trailing spaces and
 // tabs on each line, "\r\n" line ends and trailing blank lines (SameOutput).
 //
-// Step's Info: "correct" and core.InfoSuccess (all passed), "passed" and
+// Step's Info: "correct" and envs.InfoSuccess (all passed), "passed" and
 // "total" (counts), "failed" (the failing tests' numbers, from 1), "tests"
 // ([]TestResult: verdict and detail of each test — the first differing
 // line, the limit reached, the exit code and tail of stderr), "problem_id",

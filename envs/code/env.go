@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/sandbox"
 )
 
@@ -28,8 +28,8 @@ type Config struct {
 	Concurrency int
 	// FailFast skips the tests after the first failing one.
 	FailFast bool
-	// Style is the instruction style (core.StyleGEM or core.StyleBrief).
-	Style core.Style
+	// Style is the instruction style (envs.StyleGEM or envs.StyleBrief).
+	Style envs.Style
 	// Isolation names the sandbox isolation to run tests under: "auto" or
 	// "" (the strongest, sandbox.Detect), or a sandbox.Isolation.Network
 	// value of one of sandbox.Available ("bwrap", "netns", "userns+netns",
@@ -49,8 +49,8 @@ func DefaultConfig() Config {
 		MemoryBytes:   256 << 20,
 		OutputBytes:   1 << 20,
 		Concurrency:   4,
-		Style:         core.StyleGEM,
-		FormatPenalty: -core.RewardFormatError,
+		Style:         envs.StyleGEM,
+		FormatPenalty: -envs.RewardFormatError,
 	}
 }
 
@@ -68,9 +68,9 @@ type Env struct {
 }
 
 var (
-	_ core.Env                 = (*Env)(nil)
-	_ core.ActionSampler       = (*Env)(nil)
-	_ core.FormatErrorRewarder = (*Env)(nil)
+	_ envs.Env                 = (*Env)(nil)
+	_ envs.ActionSampler       = (*Env)(nil)
+	_ envs.FormatErrorRewarder = (*Env)(nil)
 )
 
 // New returns an env over problems. It fails when problems is empty, a
@@ -154,13 +154,13 @@ func (e *Env) Problems() []Problem { return e.problems }
 func (e *Env) FormatErrorReward() float64 { return -e.cfg.FormatPenalty }
 
 // Reset picks a problem with the env's own generator seeded by seed.
-func (e *Env) Reset(seed uint64) (string, core.Info, error) {
+func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	e.rng = rand.New(rand.NewPCG(seed, 0x636f6465)) // "code"
 	e.cur = e.rng.IntN(len(e.problems))
 	e.active = true
 	p := e.problems[e.cur]
-	return e.instructions(p), core.Info{
-		core.InfoMaxTurns: 1,
+	return e.instructions(p), envs.Info{
+		envs.InfoMaxTurns: 1,
 		"problem_id":      p.ID,
 		"num_tests":       len(p.Tests),
 		"sandbox":         e.iso,
@@ -168,7 +168,7 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 }
 
 func (e *Env) instructions(p Problem) string {
-	if e.cfg.Style == core.StyleBrief {
+	if e.cfg.Style == envs.StyleBrief {
 		return "Python 3, stdin to stdout, in a ```python block.\n" + p.Question
 	}
 	return p.Question + "\n\nWrite a Python 3 program that reads the input from standard input and " +
@@ -178,19 +178,19 @@ func (e *Env) instructions(p Problem) string {
 
 // Step judges the program in action (its last python code block) on every
 // test of the problem.
-func (e *Env) Step(action string) (core.Step, error) {
+func (e *Env) Step(action string) (envs.Step, error) {
 	if !e.active {
-		return core.Step{}, core.ErrNotReset
+		return envs.Step{}, envs.ErrNotReset
 	}
 	e.active = false
 	p := e.problems[e.cur]
-	info := core.Info{core.InfoTurn: 1, "problem_id": p.ID, "sandbox": e.iso}
+	info := envs.Info{envs.InfoTurn: 1, "problem_id": p.ID, "sandbox": e.iso}
 	code, ok := ExtractCode(action)
 	if !ok {
-		info[core.InfoFormatError] = true
-		info[core.InfoSuccess] = false
+		info[envs.InfoFormatError] = true
+		info[envs.InfoSuccess] = false
 		info["correct"] = false
-		return core.Step{
+		return envs.Step{
 			Obs:        "No code block found: put the program in a ```python fenced block.",
 			Reward:     e.FormatErrorReward(),
 			Terminated: true,
@@ -199,7 +199,7 @@ func (e *Env) Step(action string) (core.Step, error) {
 	}
 	results, err := e.judge.Run(context.Background(), code, p.Tests)
 	if err != nil {
-		return core.Step{}, fmt.Errorf("code: problem %s: %w", p.ID, err)
+		return envs.Step{}, fmt.Errorf("code: problem %s: %w", p.ID, err)
 	}
 	passed := 0
 	var failed []int
@@ -213,15 +213,15 @@ func (e *Env) Step(action string) (core.Step, error) {
 	correct := passed == len(results)
 	reward := 0.0
 	if correct {
-		reward = core.RewardSuccess
+		reward = envs.RewardSuccess
 	}
-	info[core.InfoSuccess] = correct
+	info[envs.InfoSuccess] = correct
 	info["correct"] = correct
 	info["passed"] = passed
 	info["total"] = len(results)
 	info["failed"] = failed
 	info["tests"] = results
-	return core.Step{Obs: summary(results, passed), Reward: reward, Terminated: true, Info: info}, nil
+	return envs.Step{Obs: summary(results, passed), Reward: reward, Terminated: true, Info: info}, nil
 }
 
 // summary is the observation after the step: the count and the first

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/sandbox"
 )
 
@@ -27,9 +27,9 @@ func needPython(t *testing.T) {
 	}
 }
 
-func registry(t *testing.T) *core.Registry {
+func registry(t *testing.T) *envs.Registry {
 	t.Helper()
-	r := core.NewRegistry()
+	r := envs.NewRegistry()
 	require.NoError(t, Register(r))
 	return r
 }
@@ -52,7 +52,7 @@ func newEnv(t *testing.T, p Problem, cfg Config) *Env {
 	return env
 }
 
-func step(t *testing.T, env *Env, action string) core.Step {
+func step(t *testing.T, env *Env, action string) envs.Step {
 	t.Helper()
 	_, _, err := env.Reset(1)
 	require.NoError(t, err)
@@ -102,7 +102,7 @@ func TestCorrectAndWrongSolution(t *testing.T) {
 	st := step(t, env, block("a, b = map(int, input().split())\nprint(a + b)"))
 	assert.Equal(t, 1.0, st.Reward)
 	assert.Equal(t, true, st.Info["correct"])
-	assert.Equal(t, true, st.Info[core.InfoSuccess])
+	assert.Equal(t, true, st.Info[envs.InfoSuccess])
 	assert.Equal(t, 5, st.Info["passed"])
 	assert.Equal(t, []int(nil), st.Info["failed"])
 	assert.Equal(t, "All 5 tests passed.", st.Obs)
@@ -111,7 +111,7 @@ func TestCorrectAndWrongSolution(t *testing.T) {
 	st = step(t, env, block("a, b = map(int, input().split())\nprint(a - b)"))
 	assert.Equal(t, 0.0, st.Reward)
 	assert.Equal(t, false, st.Info["correct"])
-	assert.Equal(t, false, st.Info[core.InfoSuccess])
+	assert.Equal(t, false, st.Info[envs.InfoSuccess])
 	assert.Equal(t, 1, st.Info["passed"])
 	assert.Equal(t, 5, st.Info["total"])
 	assert.Equal(t, []int{1, 2, 3, 5}, st.Info["failed"])
@@ -127,11 +127,11 @@ func TestFormatError(t *testing.T) {
 	env := newEnv(t, sumTwo(t), loaded())
 	for _, action := range []string{"", "print(1)", `\boxed{3}`, "```bash\necho 3\n```", "```python\nprint(3)\n"} {
 		st := step(t, env, action)
-		assert.Equal(t, core.RewardFormatError, st.Reward, action)
-		assert.Equal(t, true, st.Info[core.InfoFormatError], action)
+		assert.Equal(t, envs.RewardFormatError, st.Reward, action)
+		assert.Equal(t, true, st.Info[envs.InfoFormatError], action)
 		assert.Equal(t, false, st.Info["correct"], action)
 		_, err := env.Step(block("print(3)"))
-		assert.ErrorIs(t, err, core.ErrNotReset, "single turn")
+		assert.ErrorIs(t, err, envs.ErrNotReset, "single turn")
 	}
 	cfg := loaded()
 	cfg.FormatPenalty = 0
@@ -221,7 +221,7 @@ func TestBadSolutionDoesNotDisturbGoodOne(t *testing.T) {
 	bad := newEnv(t, sumTwo(t), strict())
 	good := newEnv(t, sumTwo(t), loaded())
 	var wg sync.WaitGroup
-	var badSt, goodSt core.Step
+	var badSt, goodSt envs.Step
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
@@ -273,13 +273,13 @@ func TestResetPicksProblemBySeed(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, obs, obs2)
 		assert.Equal(t, info, info2)
-		assert.Equal(t, 1, info[core.InfoMaxTurns])
+		assert.Equal(t, 1, info[envs.InfoMaxTurns])
 		assert.Contains(t, obs, "```python")
 		seen[info["problem_id"]] = true
 	}
 	assert.Len(t, seen, 22, "every problem is drawn")
 
-	brief, err := registry(t).Make("code:sample", core.With("style", "brief"))
+	brief, err := registry(t).Make("code:sample", envs.With("style", "brief"))
 	require.NoError(t, err)
 	obs, _, _ := brief.Reset(3)
 	full, _, _ := env.Reset(3)
@@ -316,9 +316,9 @@ func TestMakeOptions(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "set.jsonl")
 	require.NoError(t, os.WriteFile(path, []byte(`{"q": "Print 7.", "t": [{"input": "", "output": "7"}]}`+"\n"), 0o644))
-	env, err := r.Make("code:jsonl", core.With("path", path), core.With("question_field", "q"), core.With("tests_field", "t"),
-		core.With("timeout", 20), core.With("memory_mb", 128), core.With("output_kb", 8), core.With("concurrency", 2),
-		core.With("python", "python3"), core.With("max_tests", 3), core.With("fail_fast", true))
+	env, err := r.Make("code:jsonl", envs.With("path", path), envs.With("question_field", "q"), envs.With("tests_field", "t"),
+		envs.With("timeout", 20), envs.With("memory_mb", 128), envs.With("output_kb", 8), envs.With("concurrency", 2),
+		envs.With("python", "python3"), envs.With("max_tests", 3), envs.With("fail_fast", true))
 	require.NoError(t, err)
 	obs, _, err := env.Reset(0)
 	require.NoError(t, err)
@@ -329,17 +329,17 @@ func TestMakeOptions(t *testing.T) {
 
 	for _, tc := range []struct {
 		id   string
-		opts []core.Option
+		opts []envs.Option
 		want string
 	}{
 		{"code:jsonl", nil, "option path is required"},
-		{"code:jsonl", []core.Option{core.With("path", filepath.Join(dir, "nope.jsonl"))}, "nope.jsonl"},
-		{"code:sample", []core.Option{core.With("timeout", 0)}, "timeout = 0 is out of range"},
-		{"code:sample", []core.Option{core.With("memory_mb", "lots")}, "memory_mb"},
-		{"code:sample", []core.Option{core.With("concurrency", 0)}, "concurrency"},
-		{"code:sample", []core.Option{core.With("path", "x")}, "unknown option path"},
-		{"code:sample", []core.Option{core.With("python", "no-such-python-gemgo")}, "apt-get install python3"},
-		{"code:sample", []core.Option{core.With("isolation", "chroot")}, "allowed values are auto, bwrap, netns"},
+		{"code:jsonl", []envs.Option{envs.With("path", filepath.Join(dir, "nope.jsonl"))}, "nope.jsonl"},
+		{"code:sample", []envs.Option{envs.With("timeout", 0)}, "timeout = 0 is out of range"},
+		{"code:sample", []envs.Option{envs.With("memory_mb", "lots")}, "memory_mb"},
+		{"code:sample", []envs.Option{envs.With("concurrency", 0)}, "concurrency"},
+		{"code:sample", []envs.Option{envs.With("path", "x")}, "unknown option path"},
+		{"code:sample", []envs.Option{envs.With("python", "no-such-python-gemgo")}, "apt-get install python3"},
+		{"code:sample", []envs.Option{envs.With("isolation", "chroot")}, "allowed values are auto, bwrap, netns"},
 	} {
 		_, err := r.Make(tc.id, tc.opts...)
 		assert.ErrorContains(t, err, tc.want, "%s %v", tc.id, tc.opts)
@@ -351,7 +351,7 @@ func TestMakeOptions(t *testing.T) {
 			continue // a name picks its strongest setup (with a pid namespace)
 		}
 		picked[iso.Network] = true
-		env, err := r.Make("code:sample", core.With("isolation", iso.Network))
+		env, err := r.Make("code:sample", envs.With("isolation", iso.Network))
 		require.NoError(t, err)
 		_, info, err := env.Reset(0)
 		require.NoError(t, err)
@@ -359,13 +359,13 @@ func TestMakeOptions(t *testing.T) {
 	}
 	for _, name := range []string{sandbox.NetBwrap, sandbox.NetNamespace, sandbox.NetUserNamespace} {
 		if !picked[name] {
-			_, err := r.Make("code:sample", core.With("isolation", name))
+			_, err := r.Make("code:sample", envs.With("isolation", name))
 			assert.ErrorContains(t, err, "not available on this machine")
 		}
 	}
 
 	bad := filepath.Join(dir, "bad.jsonl")
 	require.NoError(t, os.WriteFile(bad, []byte(`{"question": "q", "tests": [{"input": "", "output": "1"}]}`+"\n{oops\n"), 0o644))
-	_, err = r.Make("code:jsonl", core.With("path", bad))
+	_, err = r.Make("code:jsonl", envs.With("path", bad))
 	assert.ErrorContains(t, err, bad+" line 2")
 }

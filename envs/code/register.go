@@ -3,21 +3,21 @@ package code
 import (
 	"time"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/task"
 	"github.com/gemgo/gemgo/sandbox"
 )
 
 // Register adds the code envs to r: code:sample (the problems shipped with
 // gemgo) and code:jsonl (a JSONL problem set, option path).
-func Register(r *core.Registry) error {
+func Register(r *envs.Registry) error {
 	if err := r.RegisterDesc("code:sample", "Python stdin/stdout problems shipped with gemgo, judged in a sandbox", makeSample); err != nil {
 		return err
 	}
 	return r.RegisterDesc("code:jsonl", "Python stdin/stdout problems from a JSONL file (option path), judged in a sandbox", makeJSONL)
 }
 
-func makeSample(o *core.Options) (core.Env, error) {
+func makeSample(o *envs.Options) (envs.Env, error) {
 	cfg, maxTests := readConfig(o)
 	if o.Err() != nil {
 		return nil, nil // Make reports the option error
@@ -31,7 +31,7 @@ func makeSample(o *core.Options) (core.Env, error) {
 	return New(ps, cfg)
 }
 
-func makeJSONL(o *core.Options) (core.Env, error) {
+func makeJSONL(o *envs.Options) (envs.Env, error) {
 	cfg, maxTests := readConfig(o)
 	path := o.String("path", "")
 	fields := Fields{
@@ -55,7 +55,7 @@ func makeJSONL(o *core.Options) (core.Env, error) {
 }
 
 // readConfig reads the options both ids share.
-func readConfig(o *core.Options) (Config, int) {
+func readConfig(o *envs.Options) (Config, int) {
 	cfg := DefaultConfig()
 	cfg.Style, cfg.FormatPenalty = task.ReadCommon(o)
 	cfg.Python = o.String("python", cfg.Python)

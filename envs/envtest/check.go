@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/core"
 )
 
 // reporter is the part of *testing.T that the checks use (a fake one in
@@ -26,19 +25,19 @@ type reporter interface {
 //   - Step before the first Reset, or after the step that ended an episode,
 //     returns no error;
 //   - Reset returns an error, an empty observation, or Info without
-//     core.InfoMaxTurns as a positive int;
+//     envs.InfoMaxTurns as a positive int;
 //   - the same seed and actions do not give the same observations, rewards,
 //     flags and Info (on a fresh env, on a reused env, and after a Reset in
 //     the middle of an episode);
 //   - under random valid actions (SampleAction, when the env has one) an
 //     episode lasts more than max_turns steps, a reward is NaN or infinite,
 //     Terminated and Truncated are both true, a sampled action is a format
-//     error (Info core.InfoFormatError), or Info core.InfoTurn, when set,
+//     error (Info envs.InfoFormatError), or Info envs.InfoTurn, when set,
 //     is not the int number of turns taken;
 //   - a response with no complete \boxed{} does not terminate the episode
 //     (Terminated, not Truncated) with Info format_error and the reward
-//     core.RewardFormatError, or FormatErrorReward() for an env that
-//     implements core.FormatErrorRewarder (skipped under FreeText);
+//     envs.RewardFormatError, or FormatErrorReward() for an env that
+//     implements envs.FormatErrorRewarder (skipped under FreeText);
 //   - an arbitrary action string (random bytes, unicode, megabyte-long
 //     input, nested or unclosed braces, damaged valid actions) panics or
 //     makes Step return an error;
@@ -130,10 +129,10 @@ func (c *checker) doReset(check string, env envs.Env, seed uint64) (obs string, 
 		c.fail(check, "Reset(%d) returned an empty observation", seed)
 		return "", 0, false
 	}
-	v, has := info[core.InfoMaxTurns]
+	v, has := info[envs.InfoMaxTurns]
 	n, isInt := v.(int)
 	if !has || !isInt || n < 1 {
-		c.fail(check, "Reset(%d): Info[%q] = %v (%T): want a positive int, the turn limit", seed, core.InfoMaxTurns, v, v)
+		c.fail(check, "Reset(%d): Info[%q] = %v (%T): want a positive int, the turn limit", seed, envs.InfoMaxTurns, v, v)
 		return "", 0, false
 	}
 	return obs, n, true
@@ -156,9 +155,9 @@ func (c *checker) doStep(check string, env envs.Env, seed uint64, turn int, acti
 		c.fail(check, "%s: Terminated and Truncated are both true", c.where)
 		return st, false
 	}
-	if v, has := st.Info[core.InfoSuccess]; has {
+	if v, has := st.Info[envs.InfoSuccess]; has {
 		if _, isBool := v.(bool); !isBool {
-			c.fail(check, "%s: Info[%q] = %v (%T): want a bool", c.where, core.InfoSuccess, v, v)
+			c.fail(check, "%s: Info[%q] = %v (%T): want a bool", c.where, envs.InfoSuccess, v, v)
 			return st, false
 		}
 	}
@@ -180,12 +179,12 @@ func actions(env envs.Env) (draw func(r *rand.Rand) string, sampled bool) {
 		return s.SampleAction, true
 	}
 	words := []string{"1", "2", "3", "up", "down", "left", "right", "A", "yes", "no", "1 2", "A C"}
-	return func(r *rand.Rand) string { return core.Boxed(words[r.IntN(len(words))]) }, false
+	return func(r *rand.Rand) string { return envs.Boxed(words[r.IntN(len(words))]) }, false
 }
 
 func (c *checker) stepBeforeReset(env envs.Env) {
 	c.where = "Step before Reset"
-	if _, err := env.Step(core.Boxed("1")); err == nil {
+	if _, err := env.Step(envs.Boxed("1")); err == nil {
 		c.fail("step before reset", "Step before the first Reset returned no error")
 	}
 }

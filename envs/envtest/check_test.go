@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/core"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -85,11 +84,11 @@ func (f *flawed) Reset(seed uint64) (string, envs.Info, error) {
 	obs, info, err := f.toy.Reset(seed)
 	switch f.flaw {
 	case "no max turns":
-		delete(info, core.InfoMaxTurns)
+		delete(info, envs.InfoMaxTurns)
 	case "empty obs":
 		obs = ""
 	case "never ends":
-		info[core.InfoMaxTurns] = 2
+		info[envs.InfoMaxTurns] = 2
 	}
 	return obs, info, err
 }
@@ -105,8 +104,8 @@ func (f *flawed) Step(action string) (envs.Step, error) {
 			return envs.Step{}, errTest
 		}
 	case "format error continues":
-		if _, ok := core.LastBoxed(action); !ok {
-			return envs.Step{Obs: "?", Reward: core.RewardFormatError, Info: envs.Info{core.InfoFormatError: true}}, nil
+		if _, ok := envs.LastBoxed(action); !ok {
+			return envs.Step{Obs: "?", Reward: envs.RewardFormatError, Info: envs.Info{envs.InfoFormatError: true}}, nil
 		}
 	case "steps after end":
 		if f.over {
@@ -130,18 +129,18 @@ func (f *flawed) Step(action string) (envs.Step, error) {
 			st.Terminated, st.Truncated = true, true
 		}
 	case "nan reward":
-		if st.Info[core.InfoInvalid] == true {
+		if st.Info[envs.InfoInvalid] == true {
 			st.Reward = math.NaN()
 		}
 	case "wrong format reward":
-		if st.Info[core.InfoFormatError] == true {
+		if st.Info[envs.InfoFormatError] == true {
 			st.Reward = -1
 		}
 	case "turn off by one":
-		st.Info[core.InfoTurn] = st.Info[core.InfoTurn].(int) - 1
+		st.Info[envs.InfoTurn] = st.Info[envs.InfoTurn].(int) - 1
 	case "success not bool":
 		if st.Done() {
-			st.Info[core.InfoSuccess] = "yes"
+			st.Info[envs.InfoSuccess] = "yes"
 		}
 	}
 	return st, nil

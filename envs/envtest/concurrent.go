@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/core"
 )
 
 // concurrent: envs from one factory share no mutable state, which
@@ -107,7 +106,7 @@ func (c *checker) interleave(check string, a, b envs.Env, seedA, seedB uint64) (
 			return episode{}, episode{}, false
 		}
 		s.ep = episode{resetObs: obs, resetInfo: info}
-		s.max, _ = info[core.InfoMaxTurns].(int)
+		s.max, _ = info[envs.InfoMaxTurns].(int)
 		s.draw, _ = actions(s.env)
 		s.r = rand.New(rand.NewPCG(s.seed, 0xac7))
 		s.active = true

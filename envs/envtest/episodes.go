@@ -6,7 +6,6 @@ import (
 	"reflect"
 
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/core"
 )
 
 // episode is what one played episode showed: enough to compare two plays.
@@ -27,7 +26,7 @@ func (c *checker) play(check string, env envs.Env, seed, actSeed uint64) (episod
 		c.fail(check, "Reset(%d): %v", seed, err)
 		return episode{}, false
 	}
-	maxTurns, _ := info[core.InfoMaxTurns].(int)
+	maxTurns, _ := info[envs.InfoMaxTurns].(int)
 	ep := episode{resetObs: obs, resetInfo: info}
 	draw, _ := actions(env)
 	r := rand.New(rand.NewPCG(actSeed, 0xac7))
@@ -132,11 +131,11 @@ func (c *checker) randomEpisodes(env envs.Env) {
 			if !ok {
 				return
 			}
-			if v, has := st.Info[core.InfoTurn]; has && v != any(turn) {
-				c.fail(check, "seed %d, turn %d: Info[%q] = %v (%T): want the int %d, the turns taken so far", seed, turn, core.InfoTurn, v, v, turn)
+			if v, has := st.Info[envs.InfoTurn]; has && v != any(turn) {
+				c.fail(check, "seed %d, turn %d: Info[%q] = %v (%T): want the int %d, the turns taken so far", seed, turn, envs.InfoTurn, v, v, turn)
 				return
 			}
-			if sampled && st.Info[core.InfoFormatError] == true {
+			if sampled && st.Info[envs.InfoFormatError] == true {
 				c.fail(check, "seed %d, turn %d: SampleAction returned %s, which the env reports as a format error", seed, turn, quote(a))
 				return
 			}

@@ -5,15 +5,14 @@ import (
 	"math/rand/v2"
 
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/core"
 )
 
 // formatErrorReward is the reward the env documents for a format error.
 func formatErrorReward(env envs.Env) float64 {
-	if f, ok := env.(core.FormatErrorRewarder); ok {
+	if f, ok := env.(envs.FormatErrorRewarder); ok {
 		return f.FormatErrorReward()
 	}
-	return core.RewardFormatError
+	return envs.RewardFormatError
 }
 
 // formatError: a response with no complete \boxed{} ends the episode with
@@ -56,12 +55,12 @@ func (c *checker) formatError(env envs.Env) {
 			c.fail(check, "seed %d, action %q: reward %v, want the format-error reward %v", seed, bad, st.Reward, want)
 			return
 		}
-		if st.Info[core.InfoFormatError] != true {
-			c.fail(check, "seed %d, action %q: Info[%q] = %v, want true", seed, bad, core.InfoFormatError, st.Info[core.InfoFormatError])
+		if st.Info[envs.InfoFormatError] != true {
+			c.fail(check, "seed %d, action %q: Info[%q] = %v, want true", seed, bad, envs.InfoFormatError, st.Info[envs.InfoFormatError])
 			return
 		}
 		c.where = fmt.Sprintf("seed %d, Step after a format error", seed)
-		if _, err := env.Step(core.Boxed("1")); err == nil {
+		if _, err := env.Step(envs.Boxed("1")); err == nil {
 			c.fail(check, "seed %d: Step after the format error ended the episode returned no error", seed)
 			return
 		}
@@ -98,7 +97,7 @@ func (c *checker) hostile(env envs.Env) {
 		if !ok {
 			return
 		}
-		if _, boxed := core.LastBoxed(in); !boxed && !c.cfg.freeText && !st.Terminated {
+		if _, boxed := envs.LastBoxed(in); !boxed && !c.cfg.freeText && !st.Terminated {
 			c.fail(check, "seed %d, turn %d, action %s: no complete \\boxed{} but the episode goes on", seed, turn, quote(in))
 			return
 		}

@@ -7,12 +7,11 @@ import (
 	"sync/atomic"
 
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/core"
 )
 
 // Toy rewards: a solve pays ToyWin, every other parseable guess ToyMiss (a
 // small turn cost, so that episode returns differ from episode to episode),
-// a response with no \boxed{} core.RewardFormatError.
+// a response with no \boxed{} envs.RewardFormatError.
 const (
 	ToyWin  = 1.0
 	ToyMiss = -0.05
@@ -26,7 +25,7 @@ const (
 //     success; any other parseable guess pays ToyMiss and answers "higher",
 //     "lower" or "invalid" (not a digit 1..9, Info invalid_move); the step
 //     that reaches MaxTurns without a solve is Truncated.
-//   - A response with no \boxed{} pays core.RewardFormatError and terminates.
+//   - A response with no \boxed{} pays envs.RewardFormatError and terminates.
 //
 // Every observation after Reset is "t<turn> <feedback>", so histories are
 // easy to read in tests. Toy implements envs.ActionSampler and io.Closer
@@ -63,24 +62,24 @@ func (e *Toy) Reset(seed uint64) (string, envs.Info, error) {
 	e.target = ToyTarget(seed)
 	e.turn = 0
 	e.active = true
-	return "guess 1-9", envs.Info{core.InfoMaxTurns: e.MaxTurns, core.InfoTurn: 0}, nil
+	return "guess 1-9", envs.Info{envs.InfoMaxTurns: e.MaxTurns, envs.InfoTurn: 0}, nil
 }
 
 // Step plays one guess.
 func (e *Toy) Step(action string) (envs.Step, error) {
 	if !e.active {
-		return envs.Step{}, core.ErrNotReset
+		return envs.Step{}, envs.ErrNotReset
 	}
 	e.turn++
-	info := envs.Info{core.InfoTurn: e.turn}
+	info := envs.Info{envs.InfoTurn: e.turn}
 	st := envs.Step{Info: info}
-	content, ok := core.LastBoxed(action)
+	content, ok := envs.LastBoxed(action)
 	if !ok {
 		e.active = false
-		info[core.InfoFormatError] = true
-		info[core.InfoSuccess] = false
+		info[envs.InfoFormatError] = true
+		info[envs.InfoSuccess] = false
 		st.Obs = fmt.Sprintf("t%d format error", e.turn)
-		st.Reward = core.RewardFormatError
+		st.Reward = envs.RewardFormatError
 		st.Terminated = true
 		return st, nil
 	}
@@ -88,7 +87,7 @@ func (e *Toy) Step(action string) (envs.Step, error) {
 	guess, err := strconv.Atoi(content)
 	switch {
 	case err != nil || guess < 1 || guess > 9:
-		info[core.InfoInvalid] = true
+		info[envs.InfoInvalid] = true
 		st.Obs = fmt.Sprintf("t%d invalid", e.turn)
 	case guess == e.target:
 		st.Obs = fmt.Sprintf("t%d correct", e.turn)
@@ -104,14 +103,14 @@ func (e *Toy) Step(action string) (envs.Step, error) {
 	}
 	if st.Done() {
 		e.active = false
-		info[core.InfoSuccess] = st.Terminated
+		info[envs.InfoSuccess] = st.Terminated
 	}
 	return st, nil
 }
 
 // SampleAction returns a random digit guess, always parseable.
 func (e *Toy) SampleAction(r *rand.Rand) string {
-	return core.Boxed(strconv.Itoa(1 + r.IntN(9)))
+	return envs.Boxed(strconv.Itoa(1 + r.IntN(9)))
 }
 
 // Close counts the call and returns nil.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -34,12 +34,12 @@ func TestToyBisectionWins(t *testing.T) {
 		lo, hi, ret := 1, 9, 0.0
 		for turn := 1; ; turn++ {
 			g := (lo + hi) / 2
-			st, err := env.Step(core.Boxed(strconv.Itoa(g)))
+			st, err := env.Step(envs.Boxed(strconv.Itoa(g)))
 			require.NoError(t, err)
 			ret += st.Reward
 			if st.Terminated {
 				assert.Equal(t, g, ToyTarget(seed))
-				assert.Equal(t, true, st.Info[core.InfoSuccess])
+				assert.Equal(t, true, st.Info[envs.InfoSuccess])
 				assert.InDelta(t, ToyWin+float64(turn-1)*ToyMiss, ret, 1e-12)
 				break
 			}
@@ -60,7 +60,7 @@ func TestToySampleActionParses(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	env := NewToy(3)
 	for range 500 {
-		got, ok := core.LastBoxed(env.SampleAction(r))
+		got, ok := envs.LastBoxed(env.SampleAction(r))
 		require.True(t, ok)
 		require.Len(t, got, 1)
 		require.Contains(t, "123456789", got)

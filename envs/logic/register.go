@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/task"
 )
 
@@ -69,7 +69,7 @@ func generator(depth, entities, distractors int) task.Generator {
 				return 0
 			},
 			Sample:  func(r *rand.Rand) string { return label(r.IntN(2) == 0) },
-			Details: func(string) core.Info { return core.Info{InfoDepth: d} },
+			Details: func(string) envs.Info { return envs.Info{InfoDepth: d} },
 		}
 	}
 }
@@ -77,7 +77,7 @@ func generator(depth, entities, distractors int) task.Generator {
 // Register adds logic:RuleTaker-v0-d0 ... -d5 and -random to r. Options:
 // entities [2,8] (default 3), distractors [0,8] (default 3), plus style and
 // format_penalty.
-func Register(r *core.Registry) error {
+func Register(r *envs.Registry) error {
 	for d := -1; d <= MaxDepth; d++ {
 		id := fmt.Sprintf("logic:RuleTaker-v0-d%d", d)
 		desc := fmt.Sprintf("RuleTaker-style facts and rules; is the statement True or False (closed world)? proof depth %d", d)
@@ -86,7 +86,7 @@ func Register(r *core.Registry) error {
 			desc = "RuleTaker-style facts and rules; is the statement True or False (closed world)? depth 0-5 drawn per episode"
 		}
 		depth := d
-		err := r.RegisterDesc(id, desc, func(o *core.Options) (core.Env, error) {
+		err := r.RegisterDesc(id, desc, func(o *envs.Options) (envs.Env, error) {
 			style, penalty := task.ReadCommon(o)
 			ents := o.Int("entities", 3, 2, len(names))
 			dis := o.Int("distractors", 3, 0, 8)

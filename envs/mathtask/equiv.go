@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 )
 
 // Equivalent reports whether the predicted answer pred means the same as the
@@ -85,7 +85,7 @@ const MaxAnswerLen = 4096
 // Normalize is the canonical text form Equivalent compares: see Equivalent.
 func Normalize(s string) string {
 	for range maxDepth {
-		c, ok := core.LastBoxed(s)
+		c, ok := envs.LastBoxed(s)
 		if !ok {
 			break
 		}

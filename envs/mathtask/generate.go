@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/task"
 )
 
@@ -115,7 +115,7 @@ func randomExpr(r *rand.Rand, leaves, maxV int, ops string) *expr {
 	}
 }
 
-func buildArithmetic(o *core.Options) task.Generator {
+func buildArithmetic(o *envs.Options) task.Generator {
 	terms := o.Int("terms", 3, 2, 6)
 	maxV := o.Int("max_value", 12, 2, 100)
 	division := o.Bool("division", true)
@@ -161,7 +161,7 @@ func linear(a, b int, v string) string {
 	return s
 }
 
-func buildAlgebra(o *core.Options) task.Generator {
+func buildAlgebra(o *envs.Options) task.Generator {
 	maxV := o.Int("max_value", 10, 1, 100)
 	fractions := o.Bool("fractions", false)
 	return func(r *rand.Rand) task.Problem {
@@ -194,7 +194,7 @@ func buildAlgebra(o *core.Options) task.Generator {
 	}
 }
 
-func buildFractions(o *core.Options) task.Generator {
+func buildFractions(o *envs.Options) task.Generator {
 	maxD := o.Int("max_denominator", 12, 2, 100)
 	return func(r *rand.Rand) task.Problem {
 		for {
@@ -225,7 +225,7 @@ func buildFractions(o *core.Options) task.Generator {
 	}
 }
 
-func buildPercentages(_ *core.Options) task.Generator {
+func buildPercentages(_ *envs.Options) task.Generator {
 	return func(r *rand.Rand) task.Problem {
 		p := 5 * intIn(r, 1, 19)
 		base := 20 * intIn(r, 1, 50)

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/task"
 )
 
@@ -42,16 +42,16 @@ func evalGo(t *testing.T, s string) *big.Rat {
 	return r
 }
 
-func gen(t *testing.T, build func(*core.Options) task.Generator, opts ...core.Option) task.Generator {
+func gen(t *testing.T, build func(*envs.Options) task.Generator, opts ...envs.Option) task.Generator {
 	t.Helper()
-	o := core.NewOptions("test", opts...)
+	o := envs.NewOptions("test", opts...)
 	g := build(o)
 	require.NoError(t, o.Err())
 	return g
 }
 
 func TestArithmeticMatchesGoConstant(t *testing.T) {
-	g := gen(t, buildArithmetic, core.With("terms", 4))
+	g := gen(t, buildArithmetic, envs.With("terms", 4))
 	re := regexp.MustCompile(`^Compute (.*)\.$`)
 	for seed := range uint64(300) {
 		p := g(task.Seeded(seed))
@@ -67,7 +67,7 @@ func TestArithmeticMatchesGoConstant(t *testing.T) {
 // The answer of every algebra problem satisfies its equation.
 func TestAlgebraSolutionSatisfiesEquation(t *testing.T) {
 	for _, frac := range []bool{false, true} {
-		g := gen(t, buildAlgebra, core.With("fractions", frac))
+		g := gen(t, buildAlgebra, envs.With("fractions", frac))
 		re := regexp.MustCompile(`^Solve for (\w): (.*) = (.*)$`)
 		for seed := range uint64(300) {
 			p := g(task.Seeded(seed))

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/task"
 )
 
@@ -12,7 +12,7 @@ const hint = "Give the final answer as a number."
 
 type procedural struct {
 	id, desc string
-	build    func(o *core.Options) task.Generator
+	build    func(o *envs.Options) task.Generator
 }
 
 var proceduralTasks = []procedural{
@@ -26,10 +26,10 @@ var proceduralTasks = []procedural{
 // Register adds the math family to r: the procedural ids above, math:sample
 // (a small built-in GSM8K-style set) and math:jsonl (any JSONL file, option
 // path, fields question_field and answer_field).
-func Register(r *core.Registry) error {
+func Register(r *envs.Registry) error {
 	for _, p := range proceduralTasks {
 		p := p
-		err := r.RegisterDesc(p.id, p.desc, func(o *core.Options) (core.Env, error) {
+		err := r.RegisterDesc(p.id, p.desc, func(o *envs.Options) (envs.Env, error) {
 			style, penalty := task.ReadCommon(o)
 			return task.New(task.Config{
 				Description: p.desc, Generate: p.build(o), Style: style, FormatPenalty: penalty, Hint: hint,
@@ -40,7 +40,7 @@ func Register(r *core.Registry) error {
 		}
 	}
 	const sampleDesc = "16 grade-school word problems written for gemgo (GSM8K format); seed mod 16 picks the problem"
-	if err := r.RegisterDesc("math:sample", sampleDesc, func(o *core.Options) (core.Env, error) {
+	if err := r.RegisterDesc("math:sample", sampleDesc, func(o *envs.Options) (envs.Env, error) {
 		style, penalty := task.ReadCommon(o)
 		recs, err := task.ReadJSONL(strings.NewReader(sampleJSONL), "math sample")
 		if err != nil {
@@ -55,7 +55,7 @@ func Register(r *core.Registry) error {
 		return fmt.Errorf("math: %w", err)
 	}
 	const jsonlDesc = "math problems from a JSONL file (option path; fields question_field, answer_field; GSM8K '#### 42' answers); seed mod n picks the problem"
-	if err := r.RegisterDesc("math:jsonl", jsonlDesc, func(o *core.Options) (core.Env, error) {
+	if err := r.RegisterDesc("math:jsonl", jsonlDesc, func(o *envs.Options) (envs.Env, error) {
 		style, penalty := task.ReadCommon(o)
 		path := o.String("path", "")
 		qf := o.String("question_field", "question")

@@ -10,15 +10,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/core"
 	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/gemgo/gemgo/envs/mathtask"
 	"github.com/gemgo/gemgo/envs/task"
 )
 
-func registry(t *testing.T) *core.Registry {
+func registry(t *testing.T) *envs.Registry {
 	t.Helper()
-	r := core.NewRegistry()
+	r := envs.NewRegistry()
 	require.NoError(t, mathtask.Register(r))
 	return r
 }
@@ -35,9 +34,9 @@ func TestEveryIDScoresItsOwnAnswer(t *testing.T) {
 	path := writeFile(t, `{"question": "1+1?", "answer": 2}`+"\n"+`{"question": "half?", "answer": "#### 1/2"}`+"\n")
 	for _, id := range r.IDs() {
 		t.Run(id, func(t *testing.T) {
-			var opts []core.Option
+			var opts []envs.Option
 			if id == "math:jsonl" {
-				opts = append(opts, core.With("path", path))
+				opts = append(opts, envs.With("path", path))
 			}
 			e, err := r.Make(id, opts...)
 			require.NoError(t, err)
@@ -46,17 +45,17 @@ func TestEveryIDScoresItsOwnAnswer(t *testing.T) {
 			for seed := range uint64(100) {
 				_, info, err := te.Reset(seed)
 				require.NoError(t, err)
-				require.Equal(t, 1, info[core.InfoMaxTurns])
+				require.Equal(t, 1, info[envs.InfoMaxTurns])
 				p := te.Problem()
-				st, _ := te.Step("Reasoning... so " + core.Boxed(p.Answer))
+				st, _ := te.Step("Reasoning... so " + envs.Boxed(p.Answer))
 				require.Equal(t, 1.0, st.Reward, "%s seed %d: %q answer %q", id, seed, p.Question, p.Answer)
 				_, _, _ = te.Reset(seed)
-				st, _ = te.Step(core.Boxed(p.Answer + "1"))
+				st, _ = te.Step(envs.Boxed(p.Answer + "1"))
 				require.Equal(t, 0.0, st.Reward, "%s seed %d: perturbed %q", id, seed, p.Answer+"1")
 				_, _, _ = te.Reset(seed)
 				a := te.SampleAction(rng)
 				st, _ = te.Step(a)
-				require.NotEqual(t, true, st.Info[core.InfoFormatError], a)
+				require.NotEqual(t, true, st.Info[envs.InfoFormatError], a)
 			}
 			envtest.CheckEnv(t, func() (envs.Env, error) { return r.Make(id, opts...) }, envtest.Episodes(8))
 		})
@@ -66,7 +65,7 @@ func TestEveryIDScoresItsOwnAnswer(t *testing.T) {
 func TestJSONLDataset(t *testing.T) {
 	r := registry(t)
 	path := writeFile(t, `{"q": "Q0", "a": "so 40 + 2 = 42\n#### 42"}`+"\n\n"+`{"q": "Q1", "a": 7.5}`+"\n")
-	e, err := r.Make("math:jsonl", core.With("path", path), core.With("question_field", "q"), core.With("answer_field", "a"))
+	e, err := r.Make("math:jsonl", envs.With("path", path), envs.With("question_field", "q"), envs.With("answer_field", "a"))
 	require.NoError(t, err)
 	te := e.(*task.Env)
 	obs, _, _ := te.Reset(0)
@@ -85,29 +84,29 @@ func TestJSONLErrors(t *testing.T) {
 	_, err := r.Make("math:jsonl")
 	require.ErrorContains(t, err, "option path is required")
 
-	_, err = r.Make("math:jsonl", core.With("path", filepath.Join(t.TempDir(), "missing.jsonl")))
+	_, err = r.Make("math:jsonl", envs.With("path", filepath.Join(t.TempDir(), "missing.jsonl")))
 	require.ErrorContains(t, err, "missing.jsonl")
 
 	bad := writeFile(t, `{"question": "a", "answer": "1"}`+"\n"+`{"question": "b", "answer": `+"\n")
-	_, err = r.Make("math:jsonl", core.With("path", bad))
+	_, err = r.Make("math:jsonl", envs.With("path", bad))
 	require.ErrorContains(t, err, bad+":2: invalid JSON")
 
 	missing := writeFile(t, `{"question": "a", "answer": "1"}`+"\n"+`{"question": "b"}`+"\n")
-	_, err = r.Make("math:jsonl", core.With("path", missing))
+	_, err = r.Make("math:jsonl", envs.With("path", missing))
 	require.ErrorContains(t, err, missing+`:2: missing field "answer"`)
 
-	_, err = r.Make("math:jsonl", core.With("path", missing), core.With("answer_field", "solution"))
+	_, err = r.Make("math:jsonl", envs.With("path", missing), envs.With("answer_field", "solution"))
 	require.ErrorContains(t, err, missing+`:1: missing field "solution"`)
 
 	noFinal := writeFile(t, `{"question": "a", "answer": "work #### "}`+"\n")
-	_, err = r.Make("math:jsonl", core.With("path", noFinal))
+	_, err = r.Make("math:jsonl", envs.With("path", noFinal))
 	require.ErrorContains(t, err, `nothing after "####"`)
 
 	empty := writeFile(t, "\n\n")
-	_, err = r.Make("math:jsonl", core.With("path", empty))
+	_, err = r.Make("math:jsonl", envs.With("path", empty))
 	require.ErrorContains(t, err, "no records")
 
-	_, err = r.Make("math:Arithmetic-v0", core.With("terms", 9))
+	_, err = r.Make("math:Arithmetic-v0", envs.With("terms", 9))
 	require.ErrorContains(t, err, "terms")
 }
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/task"
 )
 
@@ -74,7 +74,7 @@ var wordProblems = []wordProblem{
 	},
 }
 
-func buildWordProblems(_ *core.Options) task.Generator {
+func buildWordProblems(_ *envs.Options) task.Generator {
 	return func(r *rand.Rand) task.Problem {
 		i := r.IntN(len(people))
 		j := (i + 1 + r.IntN(len(people)-1)) % len(people)

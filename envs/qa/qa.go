@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/task"
 )
 
@@ -59,7 +59,7 @@ func problems(items []Item) func(seed uint64) task.Problem {
 			Question: it.Question,
 			Answer:   it.Answers[0],
 			Score:    func(a string) float64 { return ExactMatch(a, it.Answers) },
-			Details:  func(a string) core.Info { return core.Info{InfoF1: F1(a, it.Answers)} },
+			Details:  func(a string) envs.Info { return envs.Info{InfoF1: F1(a, it.Answers)} },
 			Sample: func(r *rand.Rand) string {
 				o := items[r.IntN(len(items))]
 				return strings.NewReplacer("{", "", "}", "").Replace(o.Answers[r.IntN(len(o.Answers))])
@@ -70,15 +70,15 @@ func problems(items []Item) func(seed uint64) task.Problem {
 
 const hint = "Answer with a short phrase."
 
-func newEnv(o *core.Options, desc string, items []Item) (core.Env, error) {
+func newEnv(o *envs.Options, desc string, items []Item) (envs.Env, error) {
 	style, penalty := task.ReadCommon(o)
 	return task.New(task.Config{Description: desc, Index: problems(items), Style: style, FormatPenalty: penalty, Hint: hint})
 }
 
 // Register adds qa:sample and qa:jsonl to r.
-func Register(r *core.Registry) error {
+func Register(r *envs.Registry) error {
 	const sampleDesc = "32 general-knowledge questions written for gemgo; exact match after SQuAD normalisation, F1 in info"
-	if err := r.RegisterDesc("qa:sample", sampleDesc, func(o *core.Options) (core.Env, error) {
+	if err := r.RegisterDesc("qa:sample", sampleDesc, func(o *envs.Options) (envs.Env, error) {
 		items, err := SampleItems()
 		if err != nil {
 			return nil, err
@@ -88,7 +88,7 @@ func Register(r *core.Registry) error {
 		return fmt.Errorf("qa: %w", err)
 	}
 	const jsonlDesc = "questions from a JSONL file (option path; fields question_field, answers_field); exact match, F1 in info"
-	if err := r.RegisterDesc("qa:jsonl", jsonlDesc, func(o *core.Options) (core.Env, error) {
+	if err := r.RegisterDesc("qa:jsonl", jsonlDesc, func(o *envs.Options) (envs.Env, error) {
 		path := o.String("path", "")
 		qf := o.String("question_field", "question")
 		af := o.String("answers_field", "answers")

@@ -10,15 +10,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/core"
 	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/gemgo/gemgo/envs/qa"
 	"github.com/gemgo/gemgo/envs/task"
 )
 
-func registry(t *testing.T) *core.Registry {
+func registry(t *testing.T) *envs.Registry {
 	t.Helper()
-	r := core.NewRegistry()
+	r := envs.NewRegistry()
 	require.NoError(t, qa.Register(r))
 	return r
 }
@@ -52,26 +51,26 @@ func TestSampleSet(t *testing.T) {
 		assert.Contains(t, obs, it.Question)
 		for _, a := range it.Answers {
 			_, _, _ = te.Reset(seed)
-			st, _ := te.Step("I think it is " + core.Boxed(a+"."))
+			st, _ := te.Step("I think it is " + envs.Boxed(a+"."))
 			require.Equal(t, 1.0, st.Reward, "%q: %q", it.Question, a)
 			require.Equal(t, 1.0, st.Info[qa.InfoF1])
 			require.Equal(t, true, st.Info[task.InfoCorrect])
 		}
 		_, _, _ = te.Reset(seed)
-		st, _ := te.Step(core.Boxed(it.Answers[0] + " maybe"))
+		st, _ := te.Step(envs.Boxed(it.Answers[0] + " maybe"))
 		require.Equal(t, 0.0, st.Reward)
 		require.Less(t, st.Info[qa.InfoF1].(float64), 1.0)
 		require.Greater(t, st.Info[qa.InfoF1].(float64), 0.0)
 		_, _, _ = te.Reset(seed)
 		st, _ = te.Step(te.SampleAction(rng))
-		require.NotEqual(t, true, st.Info[core.InfoFormatError])
+		require.NotEqual(t, true, st.Info[envs.InfoFormatError])
 	}
 }
 
 func TestJSONL(t *testing.T) {
 	r := registry(t)
 	path := writeFile(t, `{"q": "Who?", "a": ["The Beatles", "Beatles"]}`+"\n"+`{"q": "Year?", "a": 1969}`+"\n")
-	e, err := r.Make("qa:jsonl", core.With("path", path), core.With("question_field", "q"), core.With("answers_field", "a"))
+	e, err := r.Make("qa:jsonl", envs.With("path", path), envs.With("question_field", "q"), envs.With("answers_field", "a"))
 	require.NoError(t, err)
 	te := e.(*task.Env)
 	_, _, _ = te.Reset(0)
@@ -84,22 +83,22 @@ func TestJSONL(t *testing.T) {
 	_, err = r.Make("qa:jsonl")
 	require.ErrorContains(t, err, "option path is required")
 	bad := writeFile(t, `{"question": "x", "answers": ["y"]}`+"\n"+`not json`+"\n")
-	_, err = r.Make("qa:jsonl", core.With("path", bad))
+	_, err = r.Make("qa:jsonl", envs.With("path", bad))
 	require.ErrorContains(t, err, bad+":2: invalid JSON")
 	noAns := writeFile(t, `{"question": "x", "answers": []}`+"\n")
-	_, err = r.Make("qa:jsonl", core.With("path", noAns))
+	_, err = r.Make("qa:jsonl", envs.With("path", noAns))
 	require.ErrorContains(t, err, noAns+`:1: field "answers" has no answers`)
 	wrong := writeFile(t, `{"question": "x", "answers": [{"text": "y"}]}`+"\n")
-	_, err = r.Make("qa:jsonl", core.With("path", wrong))
+	_, err = r.Make("qa:jsonl", envs.With("path", wrong))
 	require.ErrorContains(t, err, `item 0`)
 }
 
 func TestConformance(t *testing.T) {
 	r := registry(t)
 	path := writeFile(t, `{"question": "x?", "answers": ["y"]}`+"\n")
-	for id, opts := range map[string][]core.Option{
+	for id, opts := range map[string][]envs.Option{
 		"qa:sample": nil,
-		"qa:jsonl":  {core.With("path", path)},
+		"qa:jsonl":  {envs.With("path", path)},
 	} {
 		t.Run(id, func(t *testing.T) {
 			envtest.CheckEnv(t, func() (envs.Env, error) { return r.Make(id, opts...) }, envtest.Episodes(8))

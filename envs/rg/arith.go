@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/task"
 )
 
@@ -45,7 +45,7 @@ func evalPrecedence(nums []int, ops []byte) int {
 	return sum + sign*term
 }
 
-func buildBasicArithmetic(o *core.Options) task.Generator {
+func buildBasicArithmetic(o *envs.Options) task.Generator {
 	terms := o.Int("terms", 3, 2, 8)
 	maxV := o.Int("max_value", 20, 1, 1000)
 	return func(r *rand.Rand) task.Problem {
@@ -68,7 +68,7 @@ func buildBasicArithmetic(o *core.Options) task.Generator {
 	}
 }
 
-func buildChainSum(o *core.Options) task.Generator {
+func buildChainSum(o *envs.Options) task.Generator {
 	terms := o.Int("terms", 4, 2, 12)
 	digits := o.Int("digits", 2, 1, 6)
 	hi := pow10(digits) - 1
@@ -103,7 +103,7 @@ func pow10(n int) int {
 	return p
 }
 
-func buildProducts(o *core.Options) task.Generator {
+func buildProducts(o *envs.Options) task.Generator {
 	digits := o.Int("digits", 2, 1, 6)
 	lo, hi := pow10(digits-1), pow10(digits)-1
 	return func(r *rand.Rand) task.Problem {
@@ -116,7 +116,7 @@ func buildProducts(o *core.Options) task.Generator {
 	}
 }
 
-func buildPower(o *core.Options) task.Generator {
+func buildPower(o *envs.Options) task.Generator {
 	maxBase := o.Int("max_base", 10, 2, 20)
 	maxExp := o.Int("max_exponent", 5, 0, 20)
 	return func(r *rand.Rand) task.Problem {
@@ -129,7 +129,7 @@ func buildPower(o *core.Options) task.Generator {
 	}
 }
 
-func buildSimpleEquations(o *core.Options) task.Generator {
+func buildSimpleEquations(o *envs.Options) task.Generator {
 	maxV := o.Int("max_value", 20, 1, 1000)
 	return func(r *rand.Rand) task.Problem {
 		v := string("xyzn"[r.IntN(4)])
@@ -155,7 +155,7 @@ func buildSimpleEquations(o *core.Options) task.Generator {
 	}
 }
 
-func buildModular(o *core.Options) task.Generator {
+func buildModular(o *envs.Options) task.Generator {
 	digits := o.Int("digits", 4, 1, 9)
 	maxM := o.Int("max_modulus", 50, 2, 1000)
 	return func(r *rand.Rand) task.Problem {
@@ -168,7 +168,7 @@ func buildModular(o *core.Options) task.Generator {
 	}
 }
 
-func buildDigitSum(o *core.Options) task.Generator {
+func buildDigitSum(o *envs.Options) task.Generator {
 	digits := o.Int("digits", 5, 1, 18)
 	return func(r *rand.Rand) task.Problem {
 		var b strings.Builder
@@ -189,7 +189,7 @@ func buildDigitSum(o *core.Options) task.Generator {
 	}
 }
 
-func buildDecimalComparison(o *core.Options) task.Generator {
+func buildDecimalComparison(o *envs.Options) task.Generator {
 	maxDec := o.Int("max_decimals", 3, 1, 6)
 	return func(r *rand.Rand) task.Problem {
 		whole := intIn(r, 0, 99)
@@ -242,7 +242,7 @@ var units = []struct {
 	{"feet", "inches", 12}, {"yards", "feet", 3}, {"tonnes", "kilograms", 1000},
 }
 
-func buildUnitConversion(_ *core.Options) task.Generator {
+func buildUnitConversion(_ *envs.Options) task.Generator {
 	return func(r *rand.Rand) task.Problem {
 		u := units[r.IntN(len(units))]
 		q := big.NewRat(int64(intIn(r, 1, 200)), 2) // a whole or half quantity
@@ -285,7 +285,7 @@ func ratString(v *big.Rat) string {
 	return v.String()
 }
 
-func buildLegCounting(o *core.Options) task.Generator {
+func buildLegCounting(o *envs.Options) task.Generator {
 	kinds := o.Int("kinds", 3, 1, 6)
 	maxCount := o.Int("max_count", 5, 1, 20)
 	return func(r *rand.Rand) task.Problem {

@@ -3,13 +3,13 @@ package rg_test
 import (
 	"testing"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/rg"
 )
 
 // benchEpisode measures one Reset plus one scored Step of id.
 func benchEpisode(b *testing.B, id string) {
-	r := core.NewRegistry()
+	r := envs.NewRegistry()
 	if err := rg.Register(r); err != nil {
 		b.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/mathtask"
 	"github.com/gemgo/gemgo/envs/task"
 )
@@ -25,7 +25,7 @@ func listSpecs() []spec {
 	}
 }
 
-func buildNumberSorting(o *core.Options) task.Generator {
+func buildNumberSorting(o *envs.Options) task.Generator {
 	count := o.Int("count", 5, 2, 20)
 	maxV := o.Int("max_value", 100, 1, 10000)
 	return func(r *rand.Rand) task.Problem {
@@ -53,7 +53,7 @@ func buildNumberSorting(o *core.Options) task.Generator {
 	}
 }
 
-func buildWordSorting(o *core.Options) task.Generator {
+func buildWordSorting(o *envs.Options) task.Generator {
 	count := o.Int("count", 5, 2, 15)
 	return func(r *rand.Rand) task.Problem {
 		perm := r.Perm(len(words))
@@ -113,7 +113,7 @@ func scoreJaccard(gold []int) func(string) float64 {
 	}
 }
 
-func buildSetIntersection(o *core.Options) task.Generator {
+func buildSetIntersection(o *envs.Options) task.Generator {
 	count := o.Int("count", 5, 2, 15)
 	maxV := o.Int("max_value", 30, 10, 1000)
 	if maxV < 2*count {
@@ -155,7 +155,7 @@ func randomList(r *rand.Rand, count, maxV int) []int {
 	return xs
 }
 
-func buildMean(o *core.Options) task.Generator {
+func buildMean(o *envs.Options) task.Generator {
 	count := o.Int("count", 4, 2, 12)
 	maxV := o.Int("max_value", 50, 1, 1000)
 	return func(r *rand.Rand) task.Problem {
@@ -172,7 +172,7 @@ func buildMean(o *core.Options) task.Generator {
 	}
 }
 
-func buildMedian(o *core.Options) task.Generator {
+func buildMedian(o *envs.Options) task.Generator {
 	count := o.Int("count", 5, 2, 12)
 	maxV := o.Int("max_value", 50, 1, 1000)
 	return func(r *rand.Rand) task.Problem {

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/mathtask"
 	"github.com/gemgo/gemgo/envs/task"
 )
@@ -41,7 +41,7 @@ func gcd(a, b int) int {
 	return a
 }
 
-func buildGCD(o *core.Options) task.Generator {
+func buildGCD(o *envs.Options) task.Generator {
 	count := o.Int("count", 2, 2, 4)
 	maxV := o.Int("max_value", 100, 2, 10000)
 	return func(r *rand.Rand) task.Problem {
@@ -60,7 +60,7 @@ func buildGCD(o *core.Options) task.Generator {
 	}
 }
 
-func buildLCM(o *core.Options) task.Generator {
+func buildLCM(o *envs.Options) task.Generator {
 	count := o.Int("count", 2, 2, 4)
 	maxV := o.Int("max_value", 20, 2, 100)
 	return func(r *rand.Rand) task.Problem {
@@ -148,7 +148,7 @@ func scoreFactorization(n int) func(string) float64 {
 	}
 }
 
-func buildPrimeFactorization(o *core.Options) task.Generator {
+func buildPrimeFactorization(o *envs.Options) task.Generator {
 	maxV := o.Int("max_value", 1000, 4, 1000000)
 	return func(r *rand.Rand) task.Problem {
 		n := intIn(r, 4, maxV)
@@ -174,7 +174,7 @@ func buildPrimeFactorization(o *core.Options) task.Generator {
 	}
 }
 
-func buildCountPrimes(o *core.Options) task.Generator {
+func buildCountPrimes(o *envs.Options) task.Generator {
 	maxV := o.Int("max_value", 100, 10, 10000)
 	return func(r *rand.Rand) task.Problem {
 		a := intIn(r, 1, maxV-5)
@@ -193,7 +193,7 @@ func buildCountPrimes(o *core.Options) task.Generator {
 	}
 }
 
-func buildCountBits(o *core.Options) task.Generator {
+func buildCountBits(o *envs.Options) task.Generator {
 	nbits := o.Int("bits", 16, 1, 62)
 	return func(r *rand.Rand) task.Problem {
 		n := r.Uint64N(uint64(1) << nbits)
@@ -223,7 +223,7 @@ func normDigits(s string) string {
 	return s
 }
 
-func buildBaseConversion(o *core.Options) task.Generator {
+func buildBaseConversion(o *envs.Options) task.Generator {
 	maxV := o.Int("max_value", 1000, 1, 1000000)
 	return func(r *rand.Rand) task.Problem {
 		n := int64(intIn(r, 0, maxV))
@@ -269,7 +269,7 @@ func toRoman(n int) string {
 	return b.String()
 }
 
-func buildRoman(o *core.Options) task.Generator {
+func buildRoman(o *envs.Options) task.Generator {
 	maxV := o.Int("max_value", 100, 1, 3999)
 	return func(r *rand.Rand) task.Problem {
 		n := intIn(r, 1, maxV)
@@ -323,7 +323,7 @@ func scoreFraction(gp, gq int) func(string) float64 {
 	}
 }
 
-func buildFractionSimplification(o *core.Options) task.Generator {
+func buildFractionSimplification(o *envs.Options) task.Generator {
 	maxV := o.Int("max_value", 20, 2, 100)
 	return func(r *rand.Rand) task.Problem {
 		var p, q int
@@ -346,7 +346,7 @@ func buildFractionSimplification(o *core.Options) task.Generator {
 	}
 }
 
-func buildNumberSequence(o *core.Options) task.Generator {
+func buildNumberSequence(o *envs.Options) task.Generator {
 	terms := o.Int("terms", 5, 3, 8)
 	return func(r *rand.Rand) task.Problem {
 		seq := make([]int, terms+1)

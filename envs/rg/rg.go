@@ -3,7 +3,7 @@ package rg
 import (
 	"fmt"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/task"
 )
 
@@ -13,7 +13,7 @@ type spec struct {
 	desc string // one line: what is asked, how it is scored, its knobs
 	hint string // answer form for gem-style instructions
 	// build reads the task's knobs from o and returns its generator.
-	build func(o *core.Options) task.Generator
+	build func(o *envs.Options) task.Generator
 }
 
 // specs lists every task, in id order of their files.
@@ -37,10 +37,10 @@ func IDs() []string {
 }
 
 // Register adds every rg task to r.
-func Register(r *core.Registry) error {
+func Register(r *envs.Registry) error {
 	for _, s := range specs() {
 		s := s
-		err := r.RegisterDesc("rg:"+s.name, s.desc, func(o *core.Options) (core.Env, error) {
+		err := r.RegisterDesc("rg:"+s.name, s.desc, func(o *envs.Options) (envs.Env, error) {
 			style, penalty := task.ReadCommon(o)
 			gen := s.build(o)
 			return task.New(task.Config{

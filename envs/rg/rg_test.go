@@ -12,20 +12,19 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/core"
 	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/gemgo/gemgo/envs/rg"
 	"github.com/gemgo/gemgo/envs/task"
 )
 
-func registry(t *testing.T) *core.Registry {
+func registry(t *testing.T) *envs.Registry {
 	t.Helper()
-	r := core.NewRegistry()
+	r := envs.NewRegistry()
 	require.NoError(t, rg.Register(r))
 	return r
 }
 
-func makeEnv(t *testing.T, r *core.Registry, id string, opts ...core.Option) *task.Env {
+func makeEnv(t *testing.T, r *envs.Registry, id string, opts ...envs.Option) *task.Env {
 	t.Helper()
 	e, err := r.Make(id, opts...)
 	require.NoError(t, err, id)
@@ -54,11 +53,11 @@ func TestEveryTaskScoresItsOwnAnswer(t *testing.T) {
 			for seed := range uint64(200) {
 				obs, info, err := e.Reset(seed)
 				require.NoError(t, err)
-				require.Equal(t, 1, info[core.InfoMaxTurns])
+				require.Equal(t, 1, info[envs.InfoMaxTurns])
 				p := e.Problem()
 				questions[p.Question] = true
 				require.Contains(t, obs, p.Question)
-				st, err := e.Step(core.Boxed(p.Answer))
+				st, err := e.Step(envs.Boxed(p.Answer))
 				require.NoError(t, err)
 				require.Equal(t, 1.0, st.Reward, "seed %d: %s -> %q", seed, p.Question, p.Answer)
 				require.Equal(t, true, st.Info[task.InfoCorrect])
@@ -66,7 +65,7 @@ func TestEveryTaskScoresItsOwnAnswer(t *testing.T) {
 
 				_, _, _ = e.Reset(seed)
 				require.Equal(t, p.Question, e.Problem().Question, "seed %d not deterministic", seed)
-				st, _ = e.Step(core.Boxed(p.Answer + "1"))
+				st, _ = e.Step(envs.Boxed(p.Answer + "1"))
 				require.Less(t, st.Reward, 1.0, "seed %d: perturbed %q of %q", seed, p.Answer+"1", p.Question)
 				require.Equal(t, false, st.Info[task.InfoCorrect])
 
@@ -76,12 +75,12 @@ func TestEveryTaskScoresItsOwnAnswer(t *testing.T) {
 
 				_, _, _ = e.Reset(seed)
 				a := e.SampleAction(rng)
-				_, ok := core.LastBoxed(a)
+				_, ok := envs.LastBoxed(a)
 				require.True(t, ok, a)
 				st, _ = e.Step(a)
 				require.GreaterOrEqual(t, st.Reward, 0.0)
 				require.LessOrEqual(t, st.Reward, 1.0)
-				require.NotEqual(t, true, st.Info[core.InfoFormatError])
+				require.NotEqual(t, true, st.Info[envs.InfoFormatError])
 			}
 			assert.Greater(t, len(questions), 20, "too little variety over 200 seeds")
 		})
@@ -140,15 +139,15 @@ func TestAnswersFromQuestionText(t *testing.T) {
 
 func TestOptions(t *testing.T) {
 	r := registry(t)
-	_, err := r.Make("rg:products", core.With("digits", 9))
+	_, err := r.Make("rg:products", envs.With("digits", 9))
 	require.ErrorContains(t, err, "digits")
 	require.ErrorContains(t, err, "[1, 6]")
-	_, err = r.Make("rg:products", core.With("nope", 1))
+	_, err = r.Make("rg:products", envs.With("nope", 1))
 	require.ErrorContains(t, err, "unknown option nope")
-	_, err = r.Make("rg:set_intersection", core.With("count", 15), core.With("max_value", 20))
+	_, err = r.Make("rg:set_intersection", envs.With("count", 15), envs.With("max_value", 20))
 	require.ErrorContains(t, err, "max_value")
 
-	e := makeEnv(t, r, "rg:products", core.With("digits", 3), core.With("style", "brief"), core.With("format_penalty", 0.0))
+	e := makeEnv(t, r, "rg:products", envs.With("digits", 3), envs.With("style", "brief"), envs.With("format_penalty", 0.0))
 	obs, _, err := e.Reset(3)
 	require.NoError(t, err)
 	assert.Regexp(t, `^What is \d{3} \* \d{3}\? Answer in \\boxed\{\}\.$`, obs)
@@ -156,18 +155,18 @@ func TestOptions(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 0.0, st.Reward)
 	assert.Equal(t, 0.0, e.FormatErrorReward())
-	assert.Equal(t, true, st.Info[core.InfoFormatError])
+	assert.Equal(t, true, st.Info[envs.InfoFormatError])
 }
 
 func TestPartialCredit(t *testing.T) {
 	r := registry(t)
-	e := makeEnv(t, r, "rg:number_sorting", core.With("count", 4))
+	e := makeEnv(t, r, "rg:number_sorting", envs.With("count", 4))
 	_, _, _ = e.Reset(7)
 	p := e.Problem()
 	items := strings.Split(p.Answer, ", ")
 	require.Len(t, items, 4)
 	swapped := []string{items[1], items[0], items[2], items[3]}
-	st, _ := e.Step(core.Boxed(strings.Join(swapped, ", ")))
+	st, _ := e.Step(envs.Boxed(strings.Join(swapped, ", ")))
 	if items[0] != items[1] {
 		assert.InDelta(t, 0.5, st.Reward, 1e-12)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/task"
 )
 
@@ -124,7 +124,7 @@ func FuzzScorers(f *testing.F) {
 	}
 	var all []entry
 	for _, s := range specs() {
-		o := core.NewOptions("fuzz")
+		o := envs.NewOptions("fuzz")
 		g := s.build(o)
 		all = append(all, entry{s.name, func(seed uint64) func(string) float64 {
 			return g(task.Seeded(seed)).Score

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/task"
 )
 
@@ -32,7 +32,7 @@ func pickWords(r *rand.Rand, n int) []string {
 	return out
 }
 
-func buildLetterCounting(o *core.Options) task.Generator {
+func buildLetterCounting(o *envs.Options) task.Generator {
 	n := o.Int("words", 5, 1, 20)
 	return func(r *rand.Rand) task.Problem {
 		text := strings.Join(pickWords(r, n), " ")
@@ -50,7 +50,7 @@ func buildLetterCounting(o *core.Options) task.Generator {
 	}
 }
 
-func buildWordCounting(o *core.Options) task.Generator {
+func buildWordCounting(o *envs.Options) task.Generator {
 	n := o.Int("words", 8, 1, 30)
 	return func(r *rand.Rand) task.Problem {
 		ws := pickWords(r, n)
@@ -80,7 +80,7 @@ func reverse(s string) string {
 	return string(b)
 }
 
-func buildSpellBackward(_ *core.Options) task.Generator {
+func buildSpellBackward(_ *envs.Options) task.Generator {
 	return func(r *rand.Rand) task.Problem {
 		w := words[r.IntN(len(words))]
 		ans := reverse(w)
@@ -109,7 +109,7 @@ func shift(s string, k int) string {
 	return string(b)
 }
 
-func buildCaesar(o *core.Options) task.Generator {
+func buildCaesar(o *envs.Options) task.Generator {
 	n := o.Int("words", 4, 1, 12)
 	maxShift := o.Int("max_shift", 25, 1, 25)
 	return func(r *rand.Rand) task.Problem {
@@ -123,7 +123,7 @@ func buildCaesar(o *core.Options) task.Generator {
 	}
 }
 
-func buildReverseWords(o *core.Options) task.Generator {
+func buildReverseWords(o *envs.Options) task.Generator {
 	n := o.Int("words", 5, 2, 15)
 	return func(r *rand.Rand) task.Problem {
 		ws := pickWords(r, n)
@@ -169,7 +169,7 @@ var stringOps = []struct {
 	}},
 }
 
-func buildStringManipulation(o *core.Options) task.Generator {
+func buildStringManipulation(o *envs.Options) task.Generator {
 	steps := o.Int("steps", 2, 1, 6)
 	return func(r *rand.Rand) task.Problem {
 		w := words[r.IntN(len(words))]

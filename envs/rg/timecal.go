@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/task"
 )
 
@@ -23,7 +23,7 @@ func timeSpecs() []spec {
 
 var weekdays = []string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"}
 
-func buildCalendar(o *core.Options) task.Generator {
+func buildCalendar(o *envs.Options) task.Generator {
 	maxDays := o.Int("max_days", 100, 1, 3650)
 	return func(r *rand.Rand) task.Problem {
 		n := intIn(r, 1, maxDays)
@@ -80,7 +80,7 @@ func parseClock(s string) (int, bool) {
 
 func clock(min int) string { return fmt.Sprintf("%02d:%02d", min/60, min%60) }
 
-func buildClock(o *core.Options) task.Generator {
+func buildClock(o *envs.Options) task.Generator {
 	maxMin := o.Int("max_minutes", 300, 1, 10000)
 	return func(r *rand.Rand) task.Problem {
 		start := r.IntN(24 * 60)

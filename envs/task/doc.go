@@ -7,5 +7,5 @@
 // the rest: instructions in the "gem" or "brief" style, the format-error
 // rule (reward -format_penalty, default 0.1, and termination), and the info
 // keys every single-turn task reports ("correct", "score", "answer",
-// core.InfoSuccess, core.InfoTurn, core.InfoMaxTurns).
+// envs.InfoSuccess, envs.InfoTurn, envs.InfoMaxTurns).
 package task

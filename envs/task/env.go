@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 )
 
 // Info keys reported by every single-turn task.
@@ -33,7 +33,7 @@ type Problem struct {
 	Sample func(r *rand.Rand) string
 	// Details, when not nil, adds facts about the answer (the content of
 	// the last \boxed{...}) to the info of the scored step, say a QA answer's F1.
-	Details func(answer string) core.Info
+	Details func(answer string) envs.Info
 }
 
 // Generator draws a problem from r. It must be a pure function of r's
@@ -50,8 +50,8 @@ type Config struct {
 	// Index picks the problem of seed directly (a dataset: item seed mod n,
 	// so that seeds 0..n-1 visit every item once).
 	Index func(seed uint64) Problem
-	// Style is the instruction style; zero means core.StyleGEM.
-	Style core.Style
+	// Style is the instruction style; zero means envs.StyleGEM.
+	Style envs.Style
 	// FormatPenalty is subtracted from 0 on a format error (the reward is
 	// -FormatPenalty). Use DefaultFormatPenalty for GEM's -0.1.
 	FormatPenalty float64
@@ -61,12 +61,12 @@ type Config struct {
 }
 
 // DefaultFormatPenalty is the format-error penalty of GEM (reward -0.1).
-const DefaultFormatPenalty = -core.RewardFormatError
+const DefaultFormatPenalty = -envs.RewardFormatError
 
 // ReadCommon reads the options every single-turn task accepts: "style"
 // ("gem" or "brief") and "format_penalty" (in [0, 1], default 0.1; 0
 // disables the penalty).
-func ReadCommon(o *core.Options) (style core.Style, formatPenalty float64) {
+func ReadCommon(o *envs.Options) (style envs.Style, formatPenalty float64) {
 	style = o.Style()
 	formatPenalty = o.Float("format_penalty", DefaultFormatPenalty, 0, 1)
 	return style, formatPenalty
@@ -81,10 +81,10 @@ type Env struct {
 }
 
 var (
-	_ core.Env                 = (*Env)(nil)
-	_ core.ActionSampler       = (*Env)(nil)
-	_ core.FormatErrorRewarder = (*Env)(nil)
-	_ core.Describer           = (*Env)(nil)
+	_ envs.Env                 = (*Env)(nil)
+	_ envs.ActionSampler       = (*Env)(nil)
+	_ envs.FormatErrorRewarder = (*Env)(nil)
+	_ envs.Describer           = (*Env)(nil)
 )
 
 // New returns a single-turn env. It fails when cfg has no generator or an
@@ -97,7 +97,7 @@ func New(cfg Config) (*Env, error) {
 		return nil, fmt.Errorf("task: format penalty %g out of range: allowed [0, 1]", cfg.FormatPenalty)
 	}
 	if cfg.Style == "" {
-		cfg.Style = core.StyleGEM
+		cfg.Style = envs.StyleGEM
 	}
 	return &Env{cfg: cfg, rng: rand.New(rand.NewPCG(0, 0))}, nil
 }
@@ -109,7 +109,7 @@ func Seeded(seed uint64) *rand.Rand {
 }
 
 // Reset draws the problem of seed and returns the instructions.
-func (e *Env) Reset(seed uint64) (string, core.Info, error) {
+func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	e.rng = Seeded(seed)
 	if e.cfg.Index != nil {
 		e.prob = e.cfg.Index(seed)
@@ -117,13 +117,13 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 		e.prob = e.cfg.Generate(e.rng)
 	}
 	e.active = true
-	return e.Prompt(), core.Info{core.InfoTurn: 0, core.InfoMaxTurns: 1}, nil
+	return e.Prompt(), envs.Info{envs.InfoTurn: 0, envs.InfoMaxTurns: 1}, nil
 }
 
 // Prompt is the observation of the current problem in the env's style.
 func (e *Env) Prompt() string {
 	q := strings.TrimSpace(e.prob.Question)
-	if e.cfg.Style == core.StyleBrief {
+	if e.cfg.Style == envs.StyleBrief {
 		if q != "" && !strings.ContainsRune(".?!:", rune(q[len(q)-1])) {
 			q += "."
 		}
@@ -144,19 +144,19 @@ func (e *Env) Prompt() string {
 func (e *Env) Problem() Problem { return e.prob }
 
 // Step scores the answer in the last \boxed{...} of action and ends the episode.
-func (e *Env) Step(action string) (core.Step, error) {
+func (e *Env) Step(action string) (envs.Step, error) {
 	if !e.active {
-		return core.Step{}, core.ErrNotReset
+		return envs.Step{}, envs.ErrNotReset
 	}
 	e.active = false
-	info := core.Info{core.InfoTurn: 1, InfoAnswer: e.prob.Answer}
-	content, ok := core.LastBoxed(action)
+	info := envs.Info{envs.InfoTurn: 1, InfoAnswer: e.prob.Answer}
+	content, ok := envs.LastBoxed(action)
 	if !ok {
-		info[core.InfoFormatError] = true
+		info[envs.InfoFormatError] = true
 		info[InfoCorrect] = false
-		info[core.InfoSuccess] = false
+		info[envs.InfoSuccess] = false
 		info[InfoScore] = 0.0
-		return core.Step{
+		return envs.Step{
 			Obs:        `Format error: no \boxed{} answer found. Put your final answer within \boxed{}.`,
 			Reward:     e.FormatErrorReward(),
 			Terminated: true,
@@ -171,13 +171,13 @@ func (e *Env) Step(action string) (core.Step, error) {
 		}
 	}
 	info[InfoCorrect] = correct
-	info[core.InfoSuccess] = correct
+	info[envs.InfoSuccess] = correct
 	info[InfoScore] = score
 	obs := "Correct."
 	if !correct {
 		obs = fmt.Sprintf("Incorrect. The answer is %s.", e.prob.Answer)
 	}
-	return core.Step{Obs: obs, Reward: score, Terminated: true, Info: info}, nil
+	return envs.Step{Obs: obs, Reward: score, Terminated: true, Info: info}, nil
 }
 
 func (e *Env) score(content string) float64 {
@@ -207,9 +207,9 @@ func (e *Env) FormatErrorReward() float64 {
 // current problem (a whole number before the first Reset). It always parses.
 func (e *Env) SampleAction(r *rand.Rand) string {
 	if e.prob.Sample == nil {
-		return core.Boxed(fmt.Sprint(r.IntN(100)))
+		return envs.Boxed(fmt.Sprint(r.IntN(100)))
 	}
-	return core.Boxed(e.prob.Sample(r))
+	return envs.Boxed(e.prob.Sample(r))
 }
 
 // Description returns the env's one-line description.

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 )
 
 // double asks for twice a random number; half credit for the number itself.
@@ -33,7 +33,7 @@ func double(r *rand.Rand) Problem {
 			}
 			return 0
 		},
-		Details: func(a string) core.Info { return core.Info{"len": len(a)} },
+		Details: func(a string) envs.Info { return envs.Info{"len": len(a)} },
 	}
 }
 
@@ -41,37 +41,37 @@ func TestStepScoresAndEnds(t *testing.T) {
 	e, err := New(Config{Generate: double, FormatPenalty: DefaultFormatPenalty, Description: "d"})
 	require.NoError(t, err)
 	_, err = e.Step(`\boxed{1}`)
-	require.ErrorIs(t, err, core.ErrNotReset)
+	require.ErrorIs(t, err, envs.ErrNotReset)
 
 	obs, info, err := e.Reset(42)
 	require.NoError(t, err)
-	assert.Equal(t, core.Info{core.InfoTurn: 0, core.InfoMaxTurns: 1}, info)
+	assert.Equal(t, envs.Info{envs.InfoTurn: 0, envs.InfoMaxTurns: 1}, info)
 	assert.True(t, strings.HasPrefix(obs, e.Problem().Question+"\n"))
 	assert.Contains(t, obs, `\boxed{}`)
 	ans := e.Problem().Answer
 
-	st, err := e.Step("work... " + core.Boxed("0") + " no, " + core.Boxed(ans))
+	st, err := e.Step("work... " + envs.Boxed("0") + " no, " + envs.Boxed(ans))
 	require.NoError(t, err)
 	assert.Equal(t, 1.0, st.Reward)
 	assert.True(t, st.Terminated)
 	assert.False(t, st.Truncated)
 	assert.Equal(t, true, st.Info[InfoCorrect])
-	assert.Equal(t, true, st.Info[core.InfoSuccess])
-	assert.Equal(t, 1, st.Info[core.InfoTurn])
+	assert.Equal(t, true, st.Info[envs.InfoSuccess])
+	assert.Equal(t, 1, st.Info[envs.InfoTurn])
 	assert.Equal(t, len(ans), st.Info["len"])
-	_, err = e.Step(core.Boxed(ans))
-	require.ErrorIs(t, err, core.ErrNotReset, "the episode has ended")
+	_, err = e.Step(envs.Boxed(ans))
+	require.ErrorIs(t, err, envs.ErrNotReset, "the episode has ended")
 
 	n := strings.TrimSuffix(strings.TrimPrefix(e.Problem().Question, "What is 2 * "), "?")
 	_, _, _ = e.Reset(42)
-	st, _ = e.Step(core.Boxed(n))
+	st, _ = e.Step(envs.Boxed(n))
 	assert.Equal(t, 0.5, st.Reward)
 	assert.Equal(t, false, st.Info[InfoCorrect])
 	assert.Contains(t, st.Obs, ans)
 
 	for a, want := range map[string]float64{"nan": 0, "big": 1} { // clamped to [0, 1]
 		_, _, _ = e.Reset(42)
-		st, _ = e.Step(core.Boxed(a))
+		st, _ = e.Step(envs.Boxed(a))
 		assert.Equal(t, want, st.Reward, a)
 	}
 }
@@ -87,10 +87,10 @@ func TestFormatError(t *testing.T) {
 		assert.Equal(t, -pen, e.FormatErrorReward())
 		assert.False(t, math.Signbit(e.FormatErrorReward()) && pen == 0, "no -0")
 		assert.True(t, st.Terminated)
-		assert.Equal(t, true, st.Info[core.InfoFormatError])
+		assert.Equal(t, true, st.Info[envs.InfoFormatError])
 		assert.Equal(t, false, st.Info[InfoCorrect])
 	}
-	assert.Equal(t, -0.1, core.RewardFormatError)
+	assert.Equal(t, -0.1, envs.RewardFormatError)
 	_, err := New(Config{Generate: double, FormatPenalty: 2})
 	require.Error(t, err)
 	_, err = New(Config{})
@@ -100,16 +100,16 @@ func TestFormatError(t *testing.T) {
 }
 
 func TestReadCommon(t *testing.T) {
-	o := core.NewOptions("x", core.With("style", "brief"), core.With("format_penalty", 0))
+	o := envs.NewOptions("x", envs.With("style", "brief"), envs.With("format_penalty", 0))
 	style, pen := ReadCommon(o)
 	require.NoError(t, o.Err())
-	assert.Equal(t, core.StyleBrief, style)
+	assert.Equal(t, envs.StyleBrief, style)
 	assert.Equal(t, 0.0, pen)
 
-	o = core.NewOptions("x", core.With("format_penalty", 1.5))
+	o = envs.NewOptions("x", envs.With("format_penalty", 1.5))
 	ReadCommon(o)
 	require.ErrorContains(t, o.Err(), "format_penalty")
-	o = core.NewOptions("x", core.With("style", "loud"))
+	o = envs.NewOptions("x", envs.With("style", "loud"))
 	ReadCommon(o)
 	require.ErrorContains(t, o.Err(), "style")
 }
@@ -126,13 +126,13 @@ func TestDeterminismAndIndex(t *testing.T) {
 	assert.Greater(t, len(seen), 40)
 
 	items := []string{"a", "b", "c"}
-	ix, err := New(Config{Index: func(seed uint64) Problem { s := items[seed%3]; return Problem{Question: s, Answer: s} }, Style: core.StyleBrief})
+	ix, err := New(Config{Index: func(seed uint64) Problem { s := items[seed%3]; return Problem{Question: s, Answer: s} }, Style: envs.StyleBrief})
 	require.NoError(t, err)
 	obs, _, _ := ix.Reset(4)
 	assert.Equal(t, `b. Answer in \boxed{}.`, obs)
 	st, _ := ix.Step(`\boxed{ b }`) // nil Score: exact match after trimming
 	assert.Equal(t, 1.0, st.Reward)
-	_, ok := core.LastBoxed(ix.SampleAction(rand.New(rand.NewPCG(1, 1))))
+	_, ok := envs.LastBoxed(ix.SampleAction(rand.New(rand.NewPCG(1, 1))))
 	assert.True(t, ok)
 }
 

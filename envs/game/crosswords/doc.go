@@ -14,7 +14,7 @@
 // The action is the last \boxed{row col letter} of the response, 0-indexed
 // (commas and parentheses are allowed: \boxed{(1, 2) E}). A box that does
 // not hold two whole numbers and one letter a–z is a format error (reward
-// core.RewardFormatError, the episode terminates). A cell outside the grid,
+// envs.RewardFormatError, the episode terminates). A cell outside the grid,
 // a black cell or a cell already filled is an invalid move (reward 0, a
 // message, the episode goes on); a wrong letter scores 0 and is not
 // written. Each correct letter earns 1/letter_cells, so filling the grid

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 	"github.com/gemgo/gemgo/envs/game/words"
 )
@@ -37,8 +37,8 @@ func settings(level string) ([]Setting, error) {
 type Config struct {
 	// Level is "easy", "hard" or "random".
 	Level string
-	// Style of the instructions: core.StyleGEM (default) or core.StyleBrief.
-	Style core.Style
+	// Style of the instructions: envs.StyleGEM (default) or envs.StyleBrief.
+	Style envs.Style
 	// MaxTurns overrides the level's turn limit.
 	MaxTurns int
 	// Clues the words are drawn from (default words.Clues()).
@@ -63,9 +63,9 @@ type Env struct {
 }
 
 var (
-	_ core.Env           = (*Env)(nil)
-	_ core.ActionSampler = (*Env)(nil)
-	_ core.Describer     = (*Env)(nil)
+	_ envs.Env           = (*Env)(nil)
+	_ envs.ActionSampler = (*Env)(nil)
+	_ envs.Describer     = (*Env)(nil)
 )
 
 // New returns a Crosswords env.
@@ -90,7 +90,7 @@ func New(cfg Config) (*Env, error) {
 	return e, nil
 }
 
-// Description implements core.Describer.
+// Description implements envs.Describer.
 func (e *Env) Description() string {
 	return fmt.Sprintf("Crosswords (%s): fill a small crossword from its clues, one letter a turn", e.cfg.Level)
 }
@@ -100,7 +100,7 @@ func (e *Env) Description() string {
 func (e *Env) Puzzle() Puzzle { return e.puzzle }
 
 // Reset builds a new crossword from the seed alone.
-func (e *Env) Reset(seed uint64) (string, core.Info, error) {
+func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	e.src.Seed(seed, 0x63726f7373) // "cross"
 	e.setting = e.settings[e.rng.IntN(len(e.settings))]
 	p, err := Generate(e.rng, e.clues, e.setting.Words)
@@ -122,12 +122,12 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	}
 	e.left = e.cells
 	e.ep.Start()
-	return e.instructions(), core.Info{core.InfoMaxTurns: e.maxTurns}, nil
+	return e.instructions(), envs.Info{envs.InfoMaxTurns: e.maxTurns}, nil
 }
 
 func (e *Env) instructions() string {
 	var b strings.Builder
-	if e.cfg.Style == core.StyleBrief {
+	if e.cfg.Style == envs.StyleBrief {
 		fmt.Fprintf(&b, "Crossword, %d turns. Reply \\boxed{row col letter} (0-indexed). _ = empty, # = black.\n", e.maxTurns)
 	} else {
 		fmt.Fprintf(&b, "You are solving a crossword in at most %d turns. Each turn, write one letter into one empty cell "+
@@ -226,29 +226,29 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 }
 
 // Step writes one letter.
-func (e *Env) Step(action string) (core.Step, error) {
+func (e *Env) Step(action string) (envs.Step, error) {
 	info, err := e.ep.Begin()
 	if err != nil {
-		return core.Step{}, err
+		return envs.Step{}, err
 	}
 	m, ok := ParseMove(action)
 	if !ok {
 		e.ep.Active = false
 		return gamekit.FormatError(info, "Format error: reply with \\boxed{row col letter}, for example \\boxed{0 2 E}."), nil
 	}
-	st := core.Step{Info: info}
+	st := envs.Step{Info: info}
 	p := &e.puzzle
 	up := m.Letter - 'a' + 'A'
 	k := m.Row*p.Cols + m.Col
 	switch {
 	case m.Row < 0 || m.Col < 0 || m.Row >= p.Rows || m.Col >= p.Cols:
-		info[core.InfoInvalid] = true
+		info[envs.InfoInvalid] = true
 		st.Obs = fmt.Sprintf("Invalid: the grid has rows 0-%d and columns 0-%d.", p.Rows-1, p.Cols-1)
 	case p.Solution[k] == 0:
-		info[core.InfoInvalid] = true
+		info[envs.InfoInvalid] = true
 		st.Obs = fmt.Sprintf("Invalid: (%d,%d) is a black cell.", m.Row, m.Col)
 	case e.filled[k] != 0:
-		info[core.InfoInvalid] = true
+		info[envs.InfoInvalid] = true
 		st.Obs = fmt.Sprintf("Invalid: (%d,%d) is already filled.", m.Row, m.Col)
 	case p.Solution[k] != m.Letter:
 		st.Obs = fmt.Sprintf("%c is wrong at (%d,%d).", up, m.Row, m.Col)
@@ -260,7 +260,7 @@ func (e *Env) Step(action string) (core.Step, error) {
 	}
 	if e.left == 0 {
 		st.Terminated = true
-		info[core.InfoSuccess] = true
+		info[envs.InfoSuccess] = true
 		e.ep.Active = false
 		st.Obs += " The crossword is complete."
 		return st, nil
@@ -269,7 +269,7 @@ func (e *Env) Step(action string) (core.Step, error) {
 	e.sb.WriteString(st.Obs)
 	if e.ep.Turn >= e.maxTurns {
 		st.Truncated = true
-		info[core.InfoSuccess] = false
+		info[envs.InfoSuccess] = false
 		e.ep.Active = false
 		e.sb.WriteString(" Out of turns.")
 	} else {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit/gamekittest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -17,7 +17,7 @@ func newEnv(t testing.TB, cfg Config) *Env {
 	return gamekittest.New(t, New, cfg)
 }
 
-func step(t *testing.T, e *Env, action string) core.Step {
+func step(t *testing.T, e *Env, action string) envs.Step {
 	t.Helper()
 	return gamekittest.Step(t, e, action)
 }
@@ -41,7 +41,7 @@ func TestFillingTotalsOne(t *testing.T) {
 			_, info, err := e.Reset(seed)
 			require.NoError(t, err)
 			moves := solve(e)
-			require.LessOrEqual(t, len(moves), info[core.InfoMaxTurns].(int), "a grid must fit in the turn limit")
+			require.LessOrEqual(t, len(moves), info[envs.InfoMaxTurns].(int), "a grid must fit in the turn limit")
 			total := 0.0
 			for i, m := range moves {
 				st := step(t, e, m)
@@ -53,8 +53,8 @@ func TestFillingTotalsOne(t *testing.T) {
 				}
 				require.True(t, st.Terminated)
 				require.False(t, st.Truncated)
-				require.Equal(t, true, st.Info[core.InfoSuccess])
-				require.Equal(t, len(moves), st.Info[core.InfoTurn])
+				require.Equal(t, true, st.Info[envs.InfoSuccess])
+				require.Equal(t, len(moves), st.Info[envs.InfoTurn])
 				require.Contains(t, st.Obs, "complete")
 			}
 			require.InDelta(t, 1.0, total, 1e-9)
@@ -85,7 +85,7 @@ func TestMovesAndMessages(t *testing.T) {
 
 	st := step(t, e, fmt.Sprintf(`\boxed{%d %d %c}`, lr, lc, wrong))
 	assert.Equal(t, 0.0, st.Reward)
-	assert.Nil(t, st.Info[core.InfoInvalid])
+	assert.Nil(t, st.Info[envs.InfoInvalid])
 	assert.True(t, strings.HasPrefix(st.Obs, fmt.Sprintf("%c is wrong at (%d,%d). 29 turns left.\n", wrong-'a'+'A', lr, lc)), st.Obs)
 
 	st = step(t, e, fmt.Sprintf(`\boxed{(%d, %d) %c}`, lr, lc, right)) // lowercase and punctuation
@@ -100,14 +100,14 @@ func TestMovesAndMessages(t *testing.T) {
 	} {
 		st := step(t, e, tc.action)
 		assert.Equal(t, 0.0, st.Reward)
-		assert.Equal(t, true, st.Info[core.InfoInvalid], tc.action)
+		assert.Equal(t, true, st.Info[envs.InfoInvalid], tc.action)
 		assert.True(t, strings.HasPrefix(st.Obs, tc.obs), "%s: %s", tc.action, st.Obs)
 		assert.False(t, st.Done())
 	}
 }
 
 func TestGridText(t *testing.T) {
-	e := newEnv(t, Config{Level: "easy", Style: core.StyleBrief})
+	e := newEnv(t, Config{Level: "easy", Style: envs.StyleBrief})
 	// TEA across on row 1, BAT down in column 2, crossing at their A.
 	e.puzzle = Puzzle{
 		Rows: 3, Cols: 3,
@@ -140,12 +140,12 @@ func TestFormatErrorTerminates(t *testing.T) {
 		_, _, err := e.Reset(0)
 		require.NoError(t, err)
 		st := step(t, e, a)
-		assert.Equal(t, core.RewardFormatError, st.Reward, a)
+		assert.Equal(t, envs.RewardFormatError, st.Reward, a)
 		assert.True(t, st.Terminated, a)
-		assert.Equal(t, true, st.Info[core.InfoFormatError], a)
-		assert.Equal(t, false, st.Info[core.InfoSuccess], a)
+		assert.Equal(t, true, st.Info[envs.InfoFormatError], a)
+		assert.Equal(t, false, st.Info[envs.InfoSuccess], a)
 		_, err = e.Step(`\boxed{0 0 A}`)
-		assert.ErrorIs(t, err, core.ErrNotReset)
+		assert.ErrorIs(t, err, envs.ErrNotReset)
 	}
 }
 
@@ -153,16 +153,16 @@ func TestTurnLimitTruncates(t *testing.T) {
 	e := newEnv(t, Config{Level: "hard", MaxTurns: 2})
 	_, info, err := e.Reset(5)
 	require.NoError(t, err)
-	require.Equal(t, 2, info[core.InfoMaxTurns])
+	require.Equal(t, 2, info[envs.InfoMaxTurns])
 	moves := solve(e)
 	step(t, e, moves[0])
 	st := step(t, e, moves[1])
 	assert.InDelta(t, 1/float64(len(moves)), st.Reward, 1e-12)
 	assert.True(t, st.Truncated)
 	assert.False(t, st.Terminated)
-	assert.Equal(t, false, st.Info[core.InfoSuccess])
+	assert.Equal(t, false, st.Info[envs.InfoSuccess])
 	_, err = e.Step(moves[2])
-	assert.ErrorIs(t, err, core.ErrNotReset)
+	assert.ErrorIs(t, err, envs.ErrNotReset)
 }
 
 func TestLevelsAndDeterminism(t *testing.T) {
@@ -174,8 +174,8 @@ func TestLevelsAndDeterminism(t *testing.T) {
 		ob, _, _ := f.Reset(seed)
 		require.Equal(t, oa, ob)
 		require.Equal(t, e.Puzzle(), f.Puzzle())
-		turns[ia[core.InfoMaxTurns].(int)] = true
-		require.Equal(t, ia[core.InfoMaxTurns] == 30, strings.Contains(oa, " letters: "), "easy shows lengths, hard does not")
+		turns[ia[envs.InfoMaxTurns].(int)] = true
+		require.Equal(t, ia[envs.InfoMaxTurns] == 30, strings.Contains(oa, " letters: "), "easy shows lengths, hard does not")
 	}
 	assert.Equal(t, map[int]bool{30: true, 40: true}, turns)
 }
@@ -194,7 +194,7 @@ func TestSampleActionParses(t *testing.T) {
 			require.True(t, ok, a)
 			require.NotZero(t, e.Puzzle().At(m.Row, m.Col), "samples aim at letter cells: %s", a)
 			st := step(t, e, a)
-			require.Nil(t, st.Info[core.InfoInvalid], "samples aim at empty cells: %s", a)
+			require.Nil(t, st.Info[envs.InfoInvalid], "samples aim at empty cells: %s", a)
 			if st.Done() {
 				break
 			}
@@ -270,9 +270,9 @@ func FuzzStep(f *testing.F) {
 		st, err := e.Step(action)
 		require.NoError(t, err)
 		_, parsed := ParseMove(action)
-		require.Equal(t, !parsed, st.Info[core.InfoFormatError] == true)
+		require.Equal(t, !parsed, st.Info[envs.InfoFormatError] == true)
 		if !parsed {
-			require.Equal(t, core.RewardFormatError, st.Reward)
+			require.Equal(t, envs.RewardFormatError, st.Reward)
 			require.True(t, st.Terminated)
 			return
 		}

@@ -3,13 +3,13 @@ package crosswords
 import (
 	"fmt"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 	"github.com/gemgo/gemgo/envs/game/words"
 )
 
 // Register adds game:Crosswords-v0-easy, -hard and -random to r.
-func Register(r *core.Registry) error {
+func Register(r *envs.Registry) error {
 	return gamekit.Register(r, "game:Crosswords-v0-", []gamekit.Level[string]{
 		{Name: "easy", Desc: "Crosswords: fill a 3-word crossword from clues that show lengths, 30 turns", Value: "easy"},
 		{Name: "hard", Desc: "Crosswords: fill a 3-word crossword from clues without lengths, 40 turns", Value: "hard"},
@@ -19,8 +19,8 @@ func Register(r *core.Registry) error {
 
 // factory reads the options style, max_turns and clue_file (a file of
 // "word: clue" lines replacing the embedded clues).
-func factory(level string) core.Factory {
-	return func(o *core.Options) (core.Env, error) {
+func factory(level string) envs.Factory {
+	return func(o *envs.Options) (envs.Env, error) {
 		cfg := Config{Level: level}
 		cfg.Style, cfg.MaxTurns = gamekit.Common(o, 0, 1, 1000)
 		clueFile := o.String("clue_file", "")

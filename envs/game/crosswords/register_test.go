@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/core"
 	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/gemgo/gemgo/envs/game/crosswords"
 	"github.com/gemgo/gemgo/envs/game/gamekit/gamekittest"
@@ -16,7 +15,7 @@ import (
 
 var ids = []string{"game:Crosswords-v0-easy", "game:Crosswords-v0-hard", "game:Crosswords-v0-random"}
 
-func registry(t *testing.T) *core.Registry {
+func registry(t *testing.T) *envs.Registry {
 	t.Helper()
 	return gamekittest.Registry(t, crosswords.Register)
 }
@@ -40,17 +39,17 @@ func TestCheckEnv(t *testing.T) {
 
 func TestOptions(t *testing.T) {
 	r := registry(t)
-	env, err := r.Make("game:Crosswords-v0-hard", core.With("max_turns", 12), core.With("style", "brief"))
+	env, err := r.Make("game:Crosswords-v0-hard", envs.With("max_turns", 12), envs.With("style", "brief"))
 	require.NoError(t, err)
 	obs, info, err := env.Reset(3)
 	require.NoError(t, err)
-	assert.Equal(t, 12, info[core.InfoMaxTurns])
+	assert.Equal(t, 12, info[envs.InfoMaxTurns])
 	assert.Contains(t, obs, "Crossword, 12 turns.")
 
 	dir := t.TempDir()
 	good := filepath.Join(dir, "clues.txt")
 	require.NoError(t, os.WriteFile(good, []byte("cat: Purring pet\ntea: Hot drink\nant: Colony insect\n"), 0o644))
-	env, err = r.Make("game:Crosswords-v0-easy", core.With("clue_file", good))
+	env, err = r.Make("game:Crosswords-v0-easy", envs.With("clue_file", good))
 	require.NoError(t, err)
 	_, _, err = env.Reset(0)
 	require.NoError(t, err)
@@ -61,13 +60,13 @@ func TestOptions(t *testing.T) {
 	bad := filepath.Join(dir, "bad.txt")
 	require.NoError(t, os.WriteFile(bad, []byte("abc: x\ndef: y\nghi: z\n"), 0o644))
 	for _, tc := range []struct {
-		opts []core.Option
+		opts []envs.Option
 		want string
 	}{
-		{[]core.Option{core.With("max_turns", -3)}, "max_turns = -3 is out of range"},
-		{[]core.Option{core.With("word_file", "x")}, "unknown option word_file"},
-		{[]core.Option{core.With("clue_file", filepath.Join(dir, "none"))}, "does not exist"},
-		{[]core.Option{core.With("clue_file", bad)}, "cannot build a grid"},
+		{[]envs.Option{envs.With("max_turns", -3)}, "max_turns = -3 is out of range"},
+		{[]envs.Option{envs.With("word_file", "x")}, "unknown option word_file"},
+		{[]envs.Option{envs.With("clue_file", filepath.Join(dir, "none"))}, "does not exist"},
+		{[]envs.Option{envs.With("clue_file", bad)}, "cannot build a grid"},
 	} {
 		_, err := r.Make("game:Crosswords-v0-easy", tc.opts...)
 		assert.ErrorContains(t, err, tc.want)

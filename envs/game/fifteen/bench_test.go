@@ -3,13 +3,13 @@ package fifteen
 import (
 	"testing"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 )
 
 // BenchmarkStep measures one Step of a hard (4×4) game: a fixed cycle of
 // directions, a Reset whenever an episode ends.
 func BenchmarkStep(b *testing.B) {
-	env, err := New(Config{Level: Level{4, 50}, Style: core.StyleBrief})
+	env, err := New(Config{Level: Level{4, 50}, Style: envs.StyleBrief})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -19,7 +19,7 @@
 // blank up. Anything else in the box, an empty box or no box is a format
 // error: reward −0.1 and the episode terminates. A direction with no tile to
 // move (up when the blank is on the bottom row, say) is an invalid move:
-// reward 0, Info[core.InfoInvalid], the episode goes on.
+// reward 0, Info[envs.InfoInvalid], the episode goes on.
 //
 // Rewards: the move that solves the board pays 1.0 and ends the episode
 // (Terminated, success); other moves pay 0. When the turn limit passes

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
@@ -19,7 +19,7 @@ var randomLevels = [...]Level{{2, 10}, {3, 20}, {4, 50}}
 // MaxSize is the largest board side.
 const MaxSize = 8
 
-// Config sets up a game. The zero Style means core.StyleGEM.
+// Config sets up a game. The zero Style means envs.StyleGEM.
 type Config struct {
 	// Level is the fixed difficulty; ignored when Random is set, except that
 	// a non-zero MaxTurns overrides the drawn turn limit.
@@ -30,7 +30,7 @@ type Config struct {
 	// Random draws a level from (2, 10), (3, 20), (4, 50) on every Reset.
 	Random bool
 	// Style is the instruction style of the observations.
-	Style core.Style
+	Style envs.Style
 }
 
 // Validate reports the first invalid field, naming it and its allowed range.
@@ -88,9 +88,9 @@ type Env struct {
 }
 
 var (
-	_ core.Env           = (*Env)(nil)
-	_ core.ActionSampler = (*Env)(nil)
-	_ core.Describer     = (*Env)(nil)
+	_ envs.Env           = (*Env)(nil)
+	_ envs.ActionSampler = (*Env)(nil)
+	_ envs.Describer     = (*Env)(nil)
 )
 
 // rngStream is the second PCG word, apart from other envs' streams.
@@ -108,7 +108,7 @@ func New(cfg Config) (*Env, error) {
 }
 
 // Reset starts a new episode; the same seed gives the same board.
-func (e *Env) Reset(seed uint64) (string, core.Info, error) {
+func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	e.src.Seed(seed, rngStream)
 	lv := e.cfg.Level
 	if e.cfg.Random {
@@ -122,16 +122,16 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	e.b.reset(lv.Size)
 	e.scramble = e.b.scramble(e.rng, k, e.scramble)
 	e.ep.Start()
-	return e.intro(), core.Info{core.InfoMaxTurns: lv.MaxTurns, "size": lv.Size}, nil
+	return e.intro(), envs.Info{envs.InfoMaxTurns: lv.MaxTurns, "size": lv.Size}, nil
 }
 
 // Step plays one move.
-func (e *Env) Step(action string) (core.Step, error) {
+func (e *Env) Step(action string) (envs.Step, error) {
 	info, err := e.ep.Begin()
 	if err != nil {
-		return core.Step{}, err
+		return envs.Step{}, err
 	}
-	content, ok := core.LastBoxed(action)
+	content, ok := envs.LastBoxed(action)
 	var dir int
 	if ok {
 		dir, ok = parseDir(content)
@@ -142,15 +142,15 @@ func (e *Env) Step(action string) (core.Step, error) {
 	}
 	moved := e.b.move(dir)
 	if !moved {
-		info[core.InfoInvalid] = true
+		info[envs.InfoInvalid] = true
 	}
-	st := core.Step{Info: info}
+	st := envs.Step{Info: info}
 	solved := e.b.solved()
 	last := e.ep.Turn >= e.lv.MaxTurns
 	switch {
 	case solved:
 		e.end(info, true)
-		st.Reward, st.Terminated = core.RewardSuccess, true
+		st.Reward, st.Terminated = envs.RewardSuccess, true
 	case last:
 		e.end(info, false)
 		st.Reward, st.Truncated = float64(e.b.inPlace())/float64(e.lv.Size*e.lv.Size-1), true
@@ -160,9 +160,9 @@ func (e *Env) Step(action string) (core.Step, error) {
 }
 
 // end closes the episode.
-func (e *Env) end(info core.Info, success bool) {
+func (e *Env) end(info envs.Info, success bool) {
 	e.ep.Active = false
-	info[core.InfoSuccess] = success
+	info[envs.InfoSuccess] = success
 	info["tiles_in_place"] = e.b.inPlace()
 }
 
@@ -170,7 +170,7 @@ func (e *Env) end(info core.Info, success bool) {
 // one that moves a tile, otherwise any of the four.
 func (e *Env) SampleAction(r *rand.Rand) string {
 	if !e.ep.Active {
-		return core.Boxed(dirNames[r.IntN(4)])
+		return envs.Boxed(dirNames[r.IntN(4)])
 	}
 	var legal [4]int
 	m := 0
@@ -180,7 +180,7 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 			m++
 		}
 	}
-	return core.Boxed(dirNames[legal[r.IntN(m)]])
+	return envs.Boxed(dirNames[legal[r.IntN(m)]])
 }
 
 // Description says what the game is, in one line.

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit/gamekittest"
 )
 
@@ -18,12 +18,12 @@ const (
 	randomID = "game:FifteenPuzzle-v0-random"
 )
 
-func makeEnv(t testing.TB, id string, opts ...core.Option) *Env {
+func makeEnv(t testing.TB, id string, opts ...envs.Option) *Env {
 	t.Helper()
 	return gamekittest.Make[*Env](t, Register, id, opts...)
 }
 
-func step(t testing.TB, env core.Env, action string) core.Step {
+func step(t testing.TB, env envs.Env, action string) envs.Step {
 	t.Helper()
 	return gamekittest.Step(t, env, action)
 }
@@ -36,20 +36,20 @@ func TestReversingTheScrambleWins(t *testing.T) {
 			require.NoError(t, err)
 			require.False(t, env.b.solved(), "%s seed %d: the start must not be the goal", id, seed)
 			path := append([]int(nil), env.scramble...)
-			require.Less(t, len(path), info[core.InfoMaxTurns].(int))
+			require.Less(t, len(path), info[envs.InfoMaxTurns].(int))
 			for i := 1; i < len(path); i++ {
 				require.NotEqual(t, inverse[path[i-1]], path[i], "the scramble backtracks")
 			}
 			total := 0.0
-			var st core.Step
+			var st envs.Step
 			for i := len(path) - 1; i >= 0 && !st.Done(); i-- {
-				st = step(t, env, "I slide "+core.Boxed(strings.ToUpper(dirNames[inverse[path[i]]])))
-				require.Nil(t, st.Info[core.InfoInvalid])
+				st = step(t, env, "I slide "+envs.Boxed(strings.ToUpper(dirNames[inverse[path[i]]])))
+				require.Nil(t, st.Info[envs.InfoInvalid])
 				total += st.Reward
 			}
 			require.True(t, st.Terminated, "%s seed %d", id, seed)
 			require.False(t, st.Truncated)
-			require.Equal(t, true, st.Info[core.InfoSuccess])
+			require.Equal(t, true, st.Info[envs.InfoSuccess])
 			require.Equal(t, 1.0, total)
 		}
 	}
@@ -74,10 +74,10 @@ func TestBoardMoves(t *testing.T) {
 }
 
 func TestBriefText(t *testing.T) {
-	env := makeEnv(t, easyID, core.With("style", "brief"), core.With("scramble", 2))
+	env := makeEnv(t, easyID, envs.With("style", "brief"), envs.With("scramble", 2))
 	obs, info, err := env.Reset(0)
 	require.NoError(t, err)
-	require.Equal(t, 10, info[core.InfoMaxTurns])
+	require.Equal(t, 10, info[envs.InfoMaxTurns])
 	lines := strings.Split(obs, "\n")
 	require.Len(t, lines, 2)
 	require.Equal(t, `Sort tiles 1-3 with the blank _ last in 10 turns. Answer \boxed{up}, down, left or right: the tile that slides into _.`, lines[0])
@@ -87,7 +87,7 @@ func TestBriefText(t *testing.T) {
 }
 
 func TestBriefStepText(t *testing.T) {
-	env := makeEnv(t, easyID, core.With("style", "brief"), core.With("scramble", 2))
+	env := makeEnv(t, easyID, envs.With("style", "brief"), envs.With("scramble", 2))
 	for seed := uint64(0); seed < 20; seed++ {
 		obs, _, err := env.Reset(seed)
 		require.NoError(t, err)
@@ -95,10 +95,10 @@ func TestBriefStepText(t *testing.T) {
 		case "_ 2 / 1 3": // blank top-left: up and left move tiles
 			st := step(t, env, `\boxed{down}`)
 			require.Equal(t, "down: no tile there; _ 2 / 1 3", st.Obs)
-			require.Equal(t, true, st.Info[core.InfoInvalid])
+			require.Equal(t, true, st.Info[envs.InfoInvalid])
 			st = step(t, env, `\boxed{u}`)
 			require.Equal(t, "up: 1 2 / _ 3", st.Obs)
-			require.Nil(t, st.Info[core.InfoInvalid])
+			require.Nil(t, st.Info[envs.InfoInvalid])
 			st = step(t, env, `\boxed{Left}`)
 			require.Equal(t, "left: 1 2 / 3 _", st.Obs)
 			require.True(t, st.Terminated)
@@ -135,32 +135,32 @@ func TestTurnLimitPartialReward(t *testing.T) {
 	// 3x3, scramble 1: one move from the goal (7 of 8 tiles in place).
 	// Repeating the scramble move and then undoing it, five times, shuttles
 	// between two and one moves away and never solves: the limit pays 7/8.
-	env := makeEnv(t, easyID, core.With("size", 3), core.With("scramble", 1), core.With("style", "brief"))
+	env := makeEnv(t, easyID, envs.With("size", 3), envs.With("scramble", 1), envs.With("style", "brief"))
 	for seed := uint64(0); seed < 10; seed++ {
 		_, _, err := env.Reset(seed)
 		require.NoError(t, err)
 		d := env.scramble[0]
 		require.Equal(t, 7, env.b.inPlace())
-		var st core.Step
+		var st envs.Step
 		for i := range 10 {
 			a := dirNames[d]
 			if i%2 == 1 {
 				a = dirNames[inverse[d]]
 			}
-			st = step(t, env, core.Boxed(a))
+			st = step(t, env, envs.Boxed(a))
 			if i < 9 {
 				require.False(t, st.Done(), "move %d", i)
 			}
 		}
 		require.True(t, st.Truncated)
 		require.False(t, st.Terminated)
-		require.Equal(t, false, st.Info[core.InfoSuccess])
+		require.Equal(t, false, st.Info[envs.InfoSuccess])
 		require.Equal(t, env.b.inPlace(), st.Info["tiles_in_place"])
 		require.Equal(t, 7, env.b.inPlace())
 		require.InDelta(t, 7.0/8, st.Reward, 1e-12)
 		require.True(t, strings.HasSuffix(st.Obs, "; out of turns"))
 		_, err = env.Step(`\boxed{up}`)
-		require.ErrorIs(t, err, core.ErrNotReset)
+		require.ErrorIs(t, err, envs.ErrNotReset)
 	}
 }
 
@@ -170,19 +170,19 @@ func TestFormatErrorTerminates(t *testing.T) {
 		_, _, err := env.Reset(0)
 		require.NoError(t, err)
 		st := step(t, env, a)
-		assert.Equal(t, core.RewardFormatError, st.Reward, a)
+		assert.Equal(t, envs.RewardFormatError, st.Reward, a)
 		assert.True(t, st.Terminated, a)
 		assert.False(t, st.Truncated, a)
-		assert.Equal(t, true, st.Info[core.InfoFormatError], a)
-		assert.Equal(t, false, st.Info[core.InfoSuccess], a)
+		assert.Equal(t, true, st.Info[envs.InfoFormatError], a)
+		assert.Equal(t, false, st.Info[envs.InfoSuccess], a)
 		_, err = env.Step(`\boxed{up}`)
-		assert.ErrorIs(t, err, core.ErrNotReset, a)
+		assert.ErrorIs(t, err, envs.ErrNotReset, a)
 	}
 }
 
 func TestStepBeforeReset(t *testing.T) {
 	_, err := makeEnv(t, easyID).Step(`\boxed{up}`)
-	require.ErrorIs(t, err, core.ErrNotReset)
+	require.ErrorIs(t, err, envs.ErrNotReset)
 }
 
 func TestRandomLevels(t *testing.T) {
@@ -191,7 +191,7 @@ func TestRandomLevels(t *testing.T) {
 	for seed := uint64(0); seed < 300; seed++ {
 		_, info, err := env.Reset(seed)
 		require.NoError(t, err)
-		lv := Level{info["size"].(int), info[core.InfoMaxTurns].(int)}
+		lv := Level{info["size"].(int), info[envs.InfoMaxTurns].(int)}
 		require.Contains(t, randomLevels[:], lv)
 		require.Len(t, env.b.cells, lv.Size*lv.Size)
 		seen[lv] = true
@@ -225,8 +225,8 @@ func TestSampleActionParsesAndMoves(t *testing.T) {
 			for {
 				a := env.SampleAction(r)
 				st := step(t, env, a)
-				require.Nil(t, st.Info[core.InfoFormatError], a)
-				require.Nil(t, st.Info[core.InfoInvalid], a)
+				require.Nil(t, st.Info[envs.InfoFormatError], a)
+				require.Nil(t, st.Info[envs.InfoInvalid], a)
 				if st.Done() {
 					break
 				}
@@ -236,7 +236,7 @@ func TestSampleActionParsesAndMoves(t *testing.T) {
 }
 
 func parseOK(a string) (int, error) {
-	content, ok := core.LastBoxed(a)
+	content, ok := envs.LastBoxed(a)
 	if !ok {
 		return 0, assert.AnError
 	}
@@ -248,20 +248,20 @@ func parseOK(a string) (int, error) {
 }
 
 func TestBadOptions(t *testing.T) {
-	r := core.NewRegistry()
+	r := envs.NewRegistry()
 	require.NoError(t, Register(r))
 	for _, tc := range []struct {
 		id   string
-		opts []core.Option
+		opts []envs.Option
 		want string
 	}{
-		{easyID, []core.Option{core.With("size", 1)}, "size"},
-		{easyID, []core.Option{core.With("size", 9)}, "size"},
-		{easyID, []core.Option{core.With("scramble", 10)}, "scramble = 10 must be below max_turns = 10"},
-		{hardID, []core.Option{core.With("max_turns", 1)}, "must be below max_turns = 1"},
-		{randomID, []core.Option{core.With("max_turns", 20)}, "too few for the default scramble"},
-		{randomID, []core.Option{core.With("scramble", 12)}, "scramble = 12 must be below"},
-		{randomID, []core.Option{core.With("size", 3)}, "unknown option size"},
+		{easyID, []envs.Option{envs.With("size", 1)}, "size"},
+		{easyID, []envs.Option{envs.With("size", 9)}, "size"},
+		{easyID, []envs.Option{envs.With("scramble", 10)}, "scramble = 10 must be below max_turns = 10"},
+		{hardID, []envs.Option{envs.With("max_turns", 1)}, "must be below max_turns = 1"},
+		{randomID, []envs.Option{envs.With("max_turns", 20)}, "too few for the default scramble"},
+		{randomID, []envs.Option{envs.With("scramble", 12)}, "scramble = 12 must be below"},
+		{randomID, []envs.Option{envs.With("size", 3)}, "unknown option size"},
 	} {
 		_, err := r.Make(tc.id, tc.opts...)
 		require.Error(t, err, "%v", tc.opts)

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 )
 
 func TestParseDir(t *testing.T) {
@@ -65,7 +65,7 @@ func FuzzStep(f *testing.F) {
 	for _, s := range []string{`\boxed{up}`, `\boxed{l}`, `\boxed{}`, `\boxed{Right}`, `}{\boxed{`} {
 		f.Add(s, s, uint64(1))
 	}
-	env, err := New(Config{Level: Level{3, 6}, Style: core.StyleBrief})
+	env, err := New(Config{Level: Level{3, 6}, Style: envs.StyleBrief})
 	require.NoError(f, err)
 	f.Fuzz(func(t *testing.T, a1, a2 string, seed uint64) {
 		_, _, err := env.Reset(seed)
@@ -83,7 +83,7 @@ func FuzzStep(f *testing.F) {
 				seen[v] = true
 			}
 			require.Equal(t, 0, env.b.cells[env.b.blank])
-			ok := st.Reward == core.RewardFormatError || st.Reward == 1
+			ok := st.Reward == envs.RewardFormatError || st.Reward == 1
 			for k := 0; k <= 8; k++ {
 				ok = ok || st.Reward == float64(k)/8
 			}

@@ -1,7 +1,7 @@
 package fifteen
 
 import (
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
@@ -11,7 +11,7 @@ import (
 // level's), "scramble" (1–10000 random moves from the goal, below
 // max_turns; default half the level's turn limit), and for -easy and -hard
 // "size" (2–8; default the level's).
-func Register(r *core.Registry) error {
+func Register(r *envs.Registry) error {
 	return gamekit.Register(r, "game:FifteenPuzzle-v0-", []gamekit.Level[Config]{
 		{Name: "easy", Desc: "Sliding puzzle: put the tiles of a 2x2 board in order within 10 turns.", Value: Config{Level: Level{2, 10}}},
 		{Name: "hard", Desc: "Sliding puzzle: put the tiles of a 4x4 board in order within 50 turns.", Value: Config{Level: Level{4, 50}}},
@@ -21,8 +21,8 @@ func Register(r *core.Registry) error {
 
 // factory reads the options of a level into a Config; New checks the
 // combination (scramble below max_turns) and names the options at fault.
-func factory(level Config) core.Factory {
-	return func(o *core.Options) (core.Env, error) {
+func factory(level Config) envs.Factory {
+	return func(o *envs.Options) (envs.Env, error) {
 		cfg := level
 		cfg.Style, cfg.MaxTurns = gamekit.Common(o, level.MaxTurns, 1, 10000)
 		cfg.Scramble = o.Int("scramble", 0, 1, 10000)

@@ -4,14 +4,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 )
 
 // writeBoard writes the board: "3 _ / 2 1" in brief style; in GEM style one
 // row per line, each cell two characters wide, the blank as "__".
 func (e *Env) writeBoard(sb *strings.Builder) {
 	b := &e.b
-	brief := e.cfg.Style == core.StyleBrief
+	brief := e.cfg.Style == envs.StyleBrief
 	for i, v := range b.cells {
 		switch {
 		case i == 0:
@@ -40,7 +40,7 @@ func (e *Env) writeBoard(sb *strings.Builder) {
 func (e *Env) intro() string {
 	var sb strings.Builder
 	top, turns := strconv.Itoa(e.lv.Size*e.lv.Size-1), strconv.Itoa(e.lv.MaxTurns)
-	if e.cfg.Style == core.StyleBrief {
+	if e.cfg.Style == envs.StyleBrief {
 		sb.WriteString("Sort tiles 1-" + top + " with the blank _ last in " + turns +
 			" turns. Answer \\boxed{up}, down, left or right: the tile that slides into _.\n")
 		e.writeBoard(&sb)
@@ -61,7 +61,7 @@ func (e *Env) intro() string {
 // feedback is the observation of a move that parsed.
 func (e *Env) feedback(dir int, moved, solved, last bool) string {
 	var sb strings.Builder
-	if e.cfg.Style == core.StyleBrief {
+	if e.cfg.Style == envs.StyleBrief {
 		sb.WriteString(dirNames[dir])
 		sb.WriteString(": ")
 		if !moved {
@@ -92,7 +92,7 @@ func (e *Env) feedback(dir int, moved, solved, last bool) string {
 
 // formatError is the observation of a step whose action did not parse.
 func (e *Env) formatError() string {
-	if e.cfg.Style == core.StyleBrief {
+	if e.cfg.Style == envs.StyleBrief {
 		return "no valid \\boxed{up|down|left|right}: game over"
 	}
 	return "Turn " + strconv.Itoa(e.ep.Turn) + ": no valid move was found (write up, down, left or right inside \\boxed{}). The game is over."

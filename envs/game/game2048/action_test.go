@@ -3,7 +3,7 @@ package game2048
 import (
 	"testing"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -37,7 +37,7 @@ func FuzzParseAction(f *testing.F) {
 			return
 		}
 		require.True(t, d >= left && d <= down)
-		d2, err := parseAction(core.Boxed(d.String()))
+		d2, err := parseAction(envs.Boxed(d.String()))
 		require.NoError(t, err)
 		require.Equal(t, d, d2)
 	})

@@ -3,7 +3,7 @@ package game2048
 import (
 	"testing"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 )
 
 // BenchmarkStep plays moves in a fixed cycle on the easy level, resetting
@@ -14,7 +14,7 @@ func BenchmarkStep(b *testing.B) {
 	if _, _, err := e.Reset(seed); err != nil {
 		b.Fatal(err)
 	}
-	actions := []string{core.Boxed("left"), core.Boxed("down"), core.Boxed("right"), core.Boxed("up")}
+	actions := []string{envs.Boxed("left"), envs.Boxed("down"), envs.Boxed("right"), envs.Boxed("up")}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

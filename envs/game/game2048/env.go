@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
@@ -21,7 +21,7 @@ type Level struct {
 // Env is a 2048 episode. Make it with New or through a Registry.
 type Env struct {
 	levels   []Level
-	style    core.Style
+	style    envs.Style
 	maxTurns int // 0: the level's own limit
 
 	pcg      *rand.PCG
@@ -36,14 +36,14 @@ type Env struct {
 }
 
 var (
-	_ core.Env           = (*Env)(nil)
-	_ core.ActionSampler = (*Env)(nil)
-	_ core.Describer     = (*Env)(nil)
+	_ envs.Env           = (*Env)(nil)
+	_ envs.ActionSampler = (*Env)(nil)
+	_ envs.Describer     = (*Env)(nil)
 )
 
 // New returns an env that plays one of levels (drawn on each Reset when
 // there are several). maxTurns 0 keeps each level's limit.
-func New(levels []Level, style core.Style, maxTurns int) (*Env, error) {
+func New(levels []Level, style envs.Style, maxTurns int) (*Env, error) {
 	if len(levels) == 0 {
 		return nil, fmt.Errorf("game2048: no levels given")
 	}
@@ -66,7 +66,7 @@ func (e *Env) Description() string {
 }
 
 // Reset starts a board with two random tiles.
-func (e *Env) Reset(seed uint64) (string, core.Info, error) {
+func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	e.pcg.Seed(seed, 0x32303438) // "2048"
 	e.lv = gamekit.Pick(e.rng, e.levels)
 	e.b = board{}
@@ -77,11 +77,11 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	e.limit = gamekit.Limit(e.lv.Turns, e.maxTurns)
 	e.ep.Start()
 	obs := e.instructions() + "\n" + string(e.b.render(nil))
-	return obs, core.Info{core.InfoMaxTurns: e.limit, "level": e.lv.Name, "target": e.lv.Target}, nil
+	return obs, envs.Info{envs.InfoMaxTurns: e.limit, "level": e.lv.Name, "target": e.lv.Target}, nil
 }
 
 func (e *Env) instructions() string {
-	if e.style == core.StyleBrief {
+	if e.style == envs.StyleBrief {
 		return fmt.Sprintf(`2048 4x4: reach %d in %d turns. Equal tiles merge. Answer \boxed{left}, \boxed{right}, \boxed{up} or \boxed{down}.`,
 			e.lv.Target, e.limit)
 	}
@@ -93,22 +93,22 @@ func (e *Env) instructions() string {
 }
 
 // Step plays one move: see the package doc for the rules and rewards.
-func (e *Env) Step(text string) (core.Step, error) {
+func (e *Env) Step(text string) (envs.Step, error) {
 	info, err := e.ep.Begin()
 	if err != nil {
-		return core.Step{}, err
+		return envs.Step{}, err
 	}
 	d, err := parseAction(text)
 	if err != nil {
 		e.ep.Active = false
 		return gamekit.FormatError(info, "Format error: "+err.Error()+`. Answer \boxed{left}, \boxed{right}, \boxed{up} or \boxed{down}.`), nil
 	}
-	st := core.Step{Info: info}
+	st := envs.Step{Info: info}
 	var msg string
 	changed, merged := e.b.move(d)
 	switch {
 	case !changed:
-		info[core.InfoInvalid] = true
+		info[envs.InfoInvalid] = true
 		msg = "Invalid move: nothing can slide " + d.String() + "."
 	default:
 		if merged > e.credited {
@@ -121,15 +121,15 @@ func (e *Env) Step(text string) (core.Step, error) {
 	switch {
 	case e.credited >= e.lv.Target:
 		st.Terminated = true
-		info[core.InfoSuccess] = true
+		info[envs.InfoSuccess] = true
 		msg += " You built " + strconv.Itoa(e.lv.Target) + ": you win!"
 	case !e.b.canMove():
 		st.Terminated = true
-		info[core.InfoSuccess] = false
+		info[envs.InfoSuccess] = false
 		msg += " No move is possible: game over."
 	case e.ep.Turn >= e.limit:
 		st.Truncated = true
-		info[core.InfoSuccess] = false
+		info[envs.InfoSuccess] = false
 		msg += " Out of turns."
 	}
 	if st.Done() {
@@ -163,5 +163,5 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 			d = legal[r.IntN(len(legal))]
 		}
 	}
-	return core.Boxed(d.String())
+	return envs.Boxed(d.String())
 }

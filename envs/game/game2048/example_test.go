@@ -3,16 +3,16 @@ package game2048_test
 import (
 	"fmt"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/game2048"
 )
 
 func Example() {
-	r := core.NewRegistry()
+	r := envs.NewRegistry()
 	if err := game2048.Register(r); err != nil {
 		panic(err)
 	}
-	env, err := r.Make("game:Game2048-v0-easy", core.With("style", "brief"))
+	env, err := r.Make("game:Game2048-v0-easy", envs.With("style", "brief"))
 	if err != nil {
 		panic(err)
 	}
@@ -21,7 +21,7 @@ func Example() {
 		panic(err)
 	}
 	fmt.Println(obs)
-	st, err := env.Step(core.Boxed("left"))
+	st, err := env.Step(envs.Boxed("left"))
 	if err != nil {
 		panic(err)
 	}

@@ -1,13 +1,13 @@
 package game2048
 
 import (
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
 // Register adds game:Game2048-v0-easy, -hard and -random to r. Options:
 // style ("gem" or "brief") and max_turns (0 keeps the level's limit).
-func Register(r *core.Registry) error {
+func Register(r *envs.Registry) error {
 	return gamekit.Register(r, "game:Game2048-v0-", []gamekit.Level[[]Level]{
 		{Name: "easy", Desc: "2048 on 4×4: reach 64 in 50 turns", Value: []Level{{"easy", 64, 50}}},
 		{Name: "hard", Desc: "2048 on 4×4: reach 512 in 50 turns", Value: []Level{{"hard", 512, 50}}},

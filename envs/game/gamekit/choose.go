@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 )
 
 // Pick returns the level of an episode: the only one of levels, or one
@@ -27,7 +27,7 @@ var errNoBoxed = errors.New("no \\boxed{...} found")
 // and returns its index in names. The error says what was wrong: no boxed
 // answer, or a word that is not one of names (listed as "a, b or c").
 func ParseWord(s string, names []string) (int, error) {
-	content, ok := core.LastBoxed(s)
+	content, ok := envs.LastBoxed(s)
 	if !ok {
 		return 0, errNoBoxed
 	}

@@ -3,13 +3,13 @@ package gamekit
 import (
 	"fmt"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 )
 
 // Defaults fills the zero level and style of a game's config with their
-// defaults ("easy" and core.StyleGEM) and refuses a negative maxTurns (0
+// defaults ("easy" and envs.StyleGEM) and refuses a negative maxTurns (0
 // keeps the level's own limit). game names the package in the error.
-func Defaults(game string, level *string, style *core.Style, maxTurns int) error {
+func Defaults(game string, level *string, style *envs.Style, maxTurns int) error {
 	if *level == "" {
 		*level = "easy"
 	}
@@ -21,18 +21,18 @@ func Defaults(game string, level *string, style *core.Style, maxTurns int) error
 }
 
 // CheckStyle refuses a style other than the zero one (the default),
-// core.StyleGEM and core.StyleBrief; game names the package in the error.
-func CheckStyle(game string, style core.Style) error {
-	if style != "" && style != core.StyleGEM && style != core.StyleBrief {
-		return fmt.Errorf("%s: style %q: allowed values are %s, %s", game, style, core.StyleGEM, core.StyleBrief)
+// envs.StyleGEM and envs.StyleBrief; game names the package in the error.
+func CheckStyle(game string, style envs.Style) error {
+	if style != "" && style != envs.StyleGEM && style != envs.StyleBrief {
+		return fmt.Errorf("%s: style %q: allowed values are %s, %s", game, style, envs.StyleGEM, envs.StyleBrief)
 	}
 	return nil
 }
 
-// StyleOrGEM returns style, or core.StyleGEM for the zero style.
-func StyleOrGEM(style core.Style) core.Style {
+// StyleOrGEM returns style, or envs.StyleGEM for the zero style.
+func StyleOrGEM(style envs.Style) envs.Style {
 	if style == "" {
-		return core.StyleGEM
+		return envs.StyleGEM
 	}
 	return style
 }

@@ -7,11 +7,11 @@
 //     constructor's result from a factory.
 //   - Defaults, StyleOrGEM, CheckStyle and CheckMaxTurns: the defaults and
 //     checks of a game's Config.
-//   - Episode: the turn bookkeeping of Step (core.ErrNotReset outside an
-//     episode, the core.InfoTurn count); FormatError, the step that ends an
+//   - Episode: the turn bookkeeping of Step (envs.ErrNotReset outside an
+//     episode, the envs.InfoTurn count); FormatError, the step that ends an
 //     episode on an unparsable action; Limit, the turn limit of an episode.
 //   - Pick, ParseWord, BoxedFields and Int: drawing an episode's level and
 //     reading boxed moves.
 //
-// It imports only envs/core, so every game package can use it.
+// It imports only the contract package envs, so every game package can use it.
 package gamekit

@@ -3,14 +3,14 @@ package gamekit
 import (
 	"strings"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 )
 
 // BoxedFields splits the last \boxed{...} of response into fields;
 // spaces, tabs, line breaks, commas and parentheses all separate fields,
 // so "(2, 3)" and "2 3" read alike. ok is false when there is no box.
 func BoxedFields(response string) (fields []string, ok bool) {
-	s, ok := core.LastBoxed(response)
+	s, ok := envs.LastBoxed(response)
 	if !ok {
 		return nil, false
 	}

@@ -6,45 +6,45 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 type fake struct{ n int }
 
-func (f *fake) Reset(uint64) (string, core.Info, error) { return "start", core.Info{}, nil }
-func (f *fake) Step(string) (core.Step, error)          { return core.Step{}, nil }
+func (f *fake) Reset(uint64) (string, envs.Info, error) { return "start", envs.Info{}, nil }
+func (f *fake) Step(string) (envs.Step, error)          { return envs.Step{}, nil }
 
 func TestRegisterAddsEveryLevelInOrder(t *testing.T) {
-	r := core.NewRegistry()
+	r := envs.NewRegistry()
 	var got []int
 	err := Register(r, "game:Fake-v0-", []Level[int]{
 		{"easy", "fake easy", 1}, {"hard", "fake hard", 2}, {"random", "fake random", 3},
-	}, func(n int) core.Factory {
+	}, func(n int) envs.Factory {
 		got = append(got, n)
-		return func(o *core.Options) (core.Env, error) {
+		return func(o *envs.Options) (envs.Env, error) {
 			style, mt := Common(o, n, 1, 100)
 			if err := o.Err(); err != nil {
 				return nil, err
 			}
-			assert.Equal(t, core.StyleBrief, style)
+			assert.Equal(t, envs.StyleBrief, style)
 			return &fake{n: mt}, nil
 		}
 	})
 	require.NoError(t, err)
 	assert.Equal(t, []int{1, 2, 3}, got)
-	env, err := r.Make("game:Fake-v0-hard", core.With("style", "brief"))
+	env, err := r.Make("game:Fake-v0-hard", envs.With("style", "brief"))
 	require.NoError(t, err)
 	assert.Equal(t, 2, env.(*fake).n, "max_turns defaults to the level's value")
-	env, err = r.Make("game:Fake-v0-easy", core.With("style", "brief"), core.With("max_turns", 7))
+	env, err = r.Make("game:Fake-v0-easy", envs.With("style", "brief"), envs.With("max_turns", 7))
 	require.NoError(t, err)
 	assert.Equal(t, 7, env.(*fake).n)
-	_, err = r.Make("game:Fake-v0-easy", core.With("max_turns", 101))
+	_, err = r.Make("game:Fake-v0-easy", envs.With("max_turns", 101))
 	require.ErrorContains(t, err, "max_turns = 101 is out of range: allowed [1, 100]")
 
-	err = Register(r, "game:Fake-v0-", []Level[int]{{"easy", "again", 1}}, func(int) core.Factory {
-		return func(*core.Options) (core.Env, error) { return &fake{}, nil }
+	err = Register(r, "game:Fake-v0-", []Level[int]{{"easy", "again", 1}}, func(int) envs.Factory {
+		return func(*envs.Options) (envs.Env, error) { return &fake{}, nil }
 	})
 	require.Error(t, err, "a duplicate id is refused")
 }
@@ -52,7 +52,7 @@ func TestRegisterAddsEveryLevelInOrder(t *testing.T) {
 func TestEpisode(t *testing.T) {
 	var ep Episode
 	info, err := ep.Begin()
-	require.True(t, errors.Is(err, core.ErrNotReset), "before Start")
+	require.True(t, errors.Is(err, envs.ErrNotReset), "before Start")
 	assert.Nil(t, info)
 	assert.Equal(t, 0, ep.Turn, "no turn is counted outside an episode")
 	ep.Turn = 4
@@ -62,19 +62,19 @@ func TestEpisode(t *testing.T) {
 		info, err = ep.Begin()
 		require.NoError(t, err)
 		assert.Equal(t, want, ep.Turn)
-		assert.Equal(t, core.Info{core.InfoTurn: want}, info)
+		assert.Equal(t, envs.Info{envs.InfoTurn: want}, info)
 	}
 	ep.Active = false
 	_, err = ep.Begin()
-	require.True(t, errors.Is(err, core.ErrNotReset), "after the end")
+	require.True(t, errors.Is(err, envs.ErrNotReset), "after the end")
 	assert.Equal(t, 3, ep.Turn)
 }
 
 func TestFormatError(t *testing.T) {
-	info := core.Info{core.InfoTurn: 3, "target": 9}
+	info := envs.Info{envs.InfoTurn: 3, "target": 9}
 	st := FormatError(info, "Format error: x")
-	assert.Equal(t, core.Step{Obs: "Format error: x", Reward: core.RewardFormatError, Terminated: true,
-		Info: core.Info{core.InfoTurn: 3, "target": 9, core.InfoFormatError: true, core.InfoSuccess: false}}, st)
+	assert.Equal(t, envs.Step{Obs: "Format error: x", Reward: envs.RewardFormatError, Terminated: true,
+		Info: envs.Info{envs.InfoTurn: 3, "target": 9, envs.InfoFormatError: true, envs.InfoSuccess: false}}, st)
 }
 
 func TestLimit(t *testing.T) {
@@ -84,19 +84,19 @@ func TestLimit(t *testing.T) {
 }
 
 func TestDefaults(t *testing.T) {
-	level, style := "", core.Style("")
+	level, style := "", envs.Style("")
 	require.NoError(t, Defaults("g", &level, &style, 0))
 	assert.Equal(t, "easy", level)
-	assert.Equal(t, core.StyleGEM, style)
-	level, style = "hard", core.StyleBrief
+	assert.Equal(t, envs.StyleGEM, style)
+	level, style = "hard", envs.StyleBrief
 	require.NoError(t, Defaults("g", &level, &style, 5))
 	assert.Equal(t, "hard", level)
-	assert.Equal(t, core.StyleBrief, style)
+	assert.Equal(t, envs.StyleBrief, style)
 	require.EqualError(t, Defaults("wordle", &level, &style, -2), "wordle: MaxTurns = -2: want 0 (default) or more")
 }
 
 func TestCheckStyle(t *testing.T) {
-	for _, s := range []core.Style{"", core.StyleGEM, core.StyleBrief} {
+	for _, s := range []envs.Style{"", envs.StyleGEM, envs.StyleBrief} {
 		require.NoError(t, CheckStyle("g", s))
 	}
 	require.EqualError(t, CheckStyle("hanoi", "fancy"), `hanoi: style "fancy": allowed values are gem, brief`)
@@ -146,7 +146,7 @@ func FuzzParseWord(f *testing.F) {
 		if err != nil {
 			return
 		}
-		content, ok := core.LastBoxed(s)
+		content, ok := envs.LastBoxed(s)
 		require.True(t, ok)
 		require.Equal(t, names[i], strings.ToLower(content))
 	})
@@ -163,8 +163,8 @@ func TestAsEnv(t *testing.T) {
 }
 
 func TestStyleOrGEM(t *testing.T) {
-	assert.Equal(t, core.StyleGEM, StyleOrGEM(""))
-	assert.Equal(t, core.StyleBrief, StyleOrGEM(core.StyleBrief))
+	assert.Equal(t, envs.StyleGEM, StyleOrGEM(""))
+	assert.Equal(t, envs.StyleBrief, StyleOrGEM(envs.StyleBrief))
 }
 
 func TestCheckMaxTurns(t *testing.T) {

@@ -1,6 +1,6 @@
 package gamekit
 
-import "github.com/gemgo/gemgo/envs/core"
+import "github.com/gemgo/gemgo/envs"
 
 // Level is one registered id of a game: the id is the game's prefix plus
 // Name ("easy", "hard", "random"), Desc is its one-line description and
@@ -15,7 +15,7 @@ type Level[T any] struct {
 // Register adds prefix+Name for every level to r, in order, each with its
 // description and the factory that factory returns for its Value. It stops
 // at the first registration error.
-func Register[T any](r *core.Registry, prefix string, levels []Level[T], factory func(T) core.Factory) error {
+func Register[T any](r *envs.Registry, prefix string, levels []Level[T], factory func(T) envs.Factory) error {
 	for _, lv := range levels {
 		if err := r.RegisterDesc(prefix+lv.Name, lv.Desc, factory(lv.Value)); err != nil {
 			return err
@@ -27,7 +27,7 @@ func Register[T any](r *core.Registry, prefix string, levels []Level[T], factory
 // Common reads the options every game accepts, in this order: "style"
 // ("gem" or "brief") and "max_turns" (a whole number in [lo, hi], def when
 // absent). Errors are recorded in o as its getters do.
-func Common(o *core.Options, def, lo, hi int) (core.Style, int) {
+func Common(o *envs.Options, def, lo, hi int) (envs.Style, int) {
 	style := o.Style()
 	return style, o.Int("max_turns", def, lo, hi)
 }
@@ -35,19 +35,19 @@ func Common(o *core.Options, def, lo, hi int) (core.Style, int) {
 // Factory returns, for a game whose constructor takes its level value, the
 // style and the max_turns override, the factory of each level: it reads
 // the common options (max_turns def in [lo, hi], see Common) and calls
-// newEnv. Option errors are reported by core.Registry.Make.
-func Factory[T any, E core.Env](def, lo, hi int, newEnv func(T, core.Style, int) (E, error)) func(T) core.Factory {
-	return func(v T) core.Factory {
-		return func(o *core.Options) (core.Env, error) {
+// newEnv. Option errors are reported by envs.Registry.Make.
+func Factory[T any, E envs.Env](def, lo, hi int, newEnv func(T, envs.Style, int) (E, error)) func(T) envs.Factory {
+	return func(v T) envs.Factory {
+		return func(o *envs.Options) (envs.Env, error) {
 			style, maxTurns := Common(o, def, lo, hi)
 			return newEnv(v, style, maxTurns)
 		}
 	}
 }
 
-// AsEnv turns a game constructor's result into a factory's: a nil core.Env
+// AsEnv turns a game constructor's result into a factory's: a nil envs.Env
 // (not a typed nil pointer) with the error when there is one.
-func AsEnv[E core.Env](env E, err error) (core.Env, error) {
+func AsEnv[E envs.Env](env E, err error) (envs.Env, error) {
 	if err != nil {
 		return nil, err
 	}

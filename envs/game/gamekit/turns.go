@@ -1,6 +1,6 @@
 package gamekit
 
-import "github.com/gemgo/gemgo/envs/core"
+import "github.com/gemgo/gemgo/envs"
 
 // Episode is the turn bookkeeping of a game env: whether an episode is
 // running and how many turns it has taken. The zero Episode is not running.
@@ -13,25 +13,25 @@ type Episode struct {
 func (ep *Episode) Start() { ep.Turn, ep.Active = 0, true }
 
 // Begin is the prologue of a game's Step: outside an episode (before
-// Reset, or after a step that ended it) it returns core.ErrNotReset;
+// Reset, or after a step that ended it) it returns envs.ErrNotReset;
 // otherwise it counts the turn and returns the step's Info holding
-// core.InfoTurn.
-func (ep *Episode) Begin() (core.Info, error) {
+// envs.InfoTurn.
+func (ep *Episode) Begin() (envs.Info, error) {
 	if !ep.Active {
-		return nil, core.ErrNotReset
+		return nil, envs.ErrNotReset
 	}
 	ep.Turn++
-	return core.Info{core.InfoTurn: ep.Turn}, nil
+	return envs.Info{envs.InfoTurn: ep.Turn}, nil
 }
 
 // FormatError returns the step of an action that could not be parsed: obs
-// as the observation, core.RewardFormatError, terminated, with info marked
-// core.InfoFormatError and not core.InfoSuccess. The caller ends its
+// as the observation, envs.RewardFormatError, terminated, with info marked
+// envs.InfoFormatError and not envs.InfoSuccess. The caller ends its
 // episode.
-func FormatError(info core.Info, obs string) core.Step {
-	info[core.InfoFormatError] = true
-	info[core.InfoSuccess] = false
-	return core.Step{Obs: obs, Reward: core.RewardFormatError, Terminated: true, Info: info}
+func FormatError(info envs.Info, obs string) envs.Step {
+	info[envs.InfoFormatError] = true
+	info[envs.InfoSuccess] = false
+	return envs.Step{Obs: obs, Reward: envs.RewardFormatError, Terminated: true, Info: info}
 }
 
 // Limit is the turn limit of an episode: override when it is positive

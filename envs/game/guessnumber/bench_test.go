@@ -3,13 +3,13 @@ package guessnumber
 import (
 	"testing"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 )
 
 // BenchmarkStep measures one Step of a hard game (bisection guesses,
 // a Reset whenever an episode ends).
 func BenchmarkStep(b *testing.B) {
-	env, err := New(Config{Min: 1, Max: 50, MaxTurns: 7, Style: core.StyleBrief})
+	env, err := New(Config{Min: 1, Max: 50, MaxTurns: 7, Style: envs.StyleBrief})
 	if err != nil {
 		b.Fatal(err)
 	}

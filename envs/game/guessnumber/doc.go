@@ -15,7 +15,7 @@
 // Rewards: the correct number 1.0 and the episode terminates; any other
 // guess 0. A guess outside [min, max] (0 included — GEM wrongly treats 0 as
 // a format error) or one already made is reported and the episode goes on;
-// Info[core.InfoInvalid] is true for those. When the last turn passes
+// Info[envs.InfoInvalid] is true for those. When the last turn passes
 // without a win the episode is truncated and that last step pays
 // 1 − |guess − target|/(max − min) for an in-range guess (a repeated guess
 // included, as in GEM) and 0 for an out-of-range one. The option
@@ -32,7 +32,7 @@
 //	0: out of range 1-10
 //	7: correct
 //
-// Info on every step holds core.InfoTurn and "guess" (when the action
-// parsed); the step that ends the episode also holds core.InfoSuccess and
+// Info on every step holds envs.InfoTurn and "guess" (when the action
+// parsed); the step that ends the episode also holds envs.InfoSuccess and
 // "target".
 package guessnumber

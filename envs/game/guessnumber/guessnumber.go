@@ -6,11 +6,11 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
-// Config sets up a game. The zero Style means core.StyleGEM.
+// Config sets up a game. The zero Style means envs.StyleGEM.
 type Config struct {
 	// Min and Max bound the secret number (both included); Max > Min.
 	// Ignored when Random is set.
@@ -21,7 +21,7 @@ type Config struct {
 	// Random draws Min ∈ [1, 10] and Max ∈ [Min+5, Min+50] on every Reset.
 	Random bool
 	// Style is the instruction style of the observations.
-	Style core.Style
+	Style envs.Style
 	// NoPartialCredit makes a game lost at the turn limit pay 0 instead of
 	// GEM's 1 − |guess − target|/(max − min). GEM's partial credit makes an
 	// adjacent last guess worth nearly a win, which weakens the push to
@@ -69,9 +69,9 @@ type Env struct {
 }
 
 var (
-	_ core.Env           = (*Env)(nil)
-	_ core.ActionSampler = (*Env)(nil)
-	_ core.Describer     = (*Env)(nil)
+	_ envs.Env           = (*Env)(nil)
+	_ envs.ActionSampler = (*Env)(nil)
+	_ envs.Describer     = (*Env)(nil)
 )
 
 // rngStream is the second PCG word: it keeps this game's draws apart from
@@ -94,7 +94,7 @@ func New(cfg Config) (*Env, error) {
 }
 
 // Reset starts a new episode; the same seed gives the same episode.
-func (e *Env) Reset(seed uint64) (string, core.Info, error) {
+func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	e.src.Seed(seed, rngStream)
 	if e.cfg.Random {
 		e.lo = 1 + e.rng.IntN(10)
@@ -107,17 +107,17 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	e.target = e.lo + e.rng.IntN(e.hi-e.lo+1)
 	e.ep.Start()
 	e.guessed = e.guessed[:0]
-	info := core.Info{core.InfoMaxTurns: e.maxTurns, "min": e.lo, "max": e.hi}
+	info := envs.Info{envs.InfoMaxTurns: e.maxTurns, "min": e.lo, "max": e.hi}
 	return e.intro(), info, nil
 }
 
 // Step plays one guess.
-func (e *Env) Step(action string) (core.Step, error) {
+func (e *Env) Step(action string) (envs.Step, error) {
 	info, err := e.ep.Begin()
 	if err != nil {
-		return core.Step{}, err
+		return envs.Step{}, err
 	}
-	content, ok := core.LastBoxed(action)
+	content, ok := envs.LastBoxed(action)
 	var guess int
 	var text string
 	if ok {
@@ -145,7 +145,7 @@ func (e *Env) Step(action string) (core.Step, error) {
 		out = outLower
 	}
 	if out == outRange || out == outRepeated {
-		info[core.InfoInvalid] = true
+		info[envs.InfoInvalid] = true
 	}
 	if out != outRange && out != outRepeated {
 		e.guessed = append(e.guessed, guess)
@@ -153,21 +153,21 @@ func (e *Env) Step(action string) (core.Step, error) {
 
 	if out == outCorrect {
 		e.ep.Active = false
-		info[core.InfoSuccess] = true
+		info[envs.InfoSuccess] = true
 		info["target"] = e.target
-		return core.Step{Obs: e.feedback(text, out, false), Reward: core.RewardSuccess, Terminated: true, Info: info}, nil
+		return envs.Step{Obs: e.feedback(text, out, false), Reward: envs.RewardSuccess, Terminated: true, Info: info}, nil
 	}
 	if e.ep.Turn >= e.maxTurns {
 		e.ep.Active = false
-		info[core.InfoSuccess] = false
+		info[envs.InfoSuccess] = false
 		info["target"] = e.target
 		reward := 0.0
 		if inRange && !e.cfg.NoPartialCredit {
 			reward = 1 - math.Abs(float64(guess-e.target))/float64(e.hi-e.lo)
 		}
-		return core.Step{Obs: e.feedback(text, out, true), Reward: reward, Truncated: true, Info: info}, nil
+		return envs.Step{Obs: e.feedback(text, out, true), Reward: reward, Truncated: true, Info: info}, nil
 	}
-	return core.Step{Obs: e.feedback(text, out, false), Info: info}, nil
+	return envs.Step{Obs: e.feedback(text, out, false), Info: info}, nil
 }
 
 // seen reports whether g was guessed before (a scan: at most maxTurns).
@@ -182,7 +182,7 @@ func (e *Env) seen(g int) bool {
 
 // SampleAction returns a random guess in the current range, as \boxed{n}.
 func (e *Env) SampleAction(r *rand.Rand) string {
-	return core.Boxed(strconv.Itoa(e.lo + r.IntN(e.hi-e.lo+1)))
+	return envs.Boxed(strconv.Itoa(e.lo + r.IntN(e.hi-e.lo+1)))
 }
 
 // Description says what the game is, in one line.

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit/gamekittest"
 )
 
@@ -20,19 +20,19 @@ const (
 	randomID = "game:GuessTheNumber-v0-random"
 )
 
-func registry(t testing.TB) *core.Registry {
+func registry(t testing.TB) *envs.Registry {
 	t.Helper()
 	return gamekittest.Registry(t, Register)
 }
 
-func makeEnv(t testing.TB, id string, opts ...core.Option) core.Env {
+func makeEnv(t testing.TB, id string, opts ...envs.Option) envs.Env {
 	t.Helper()
-	return gamekittest.Make[core.Env](t, Register, id, opts...)
+	return gamekittest.Make[envs.Env](t, Register, id, opts...)
 }
 
-func brief() core.Option { return core.With("style", "brief") }
+func brief() envs.Option { return envs.With("style", "brief") }
 
-func step(t testing.TB, env core.Env, action string) core.Step {
+func step(t testing.TB, env envs.Env, action string) envs.Step {
 	t.Helper()
 	return gamekittest.Step(t, env, action)
 }
@@ -45,7 +45,7 @@ func finalTarget(t *testing.T, id string, seed uint64) int {
 	_, _, err := env.Reset(seed)
 	require.NoError(t, err)
 	for {
-		st := step(t, env, core.Boxed("-5"))
+		st := step(t, env, envs.Boxed("-5"))
 		if st.Done() {
 			return st.Info["target"].(int)
 		}
@@ -61,10 +61,10 @@ func TestBinarySearchWinsEveryTargetOnHard(t *testing.T) {
 		require.Equal(t, "Guess the number between 1 and 50 in 7 turns. Answer \\boxed{n}.", obs)
 		lo, hi := info["min"].(int), info["max"].(int)
 		total, guesses := 0.0, 0
-		var last core.Step
+		var last envs.Step
 		for !last.Done() {
 			mid := lo + (hi-lo)/2
-			last = step(t, env, "I will bisect: "+core.Boxed(strconv.Itoa(mid)))
+			last = step(t, env, "I will bisect: "+envs.Boxed(strconv.Itoa(mid)))
 			guesses++
 			total += last.Reward
 			switch last.Obs {
@@ -81,7 +81,7 @@ func TestBinarySearchWinsEveryTargetOnHard(t *testing.T) {
 		covered[target] = true
 		require.True(t, last.Terminated, "target %d", target)
 		require.False(t, last.Truncated, "target %d", target)
-		require.Equal(t, true, last.Info[core.InfoSuccess], "target %d", target)
+		require.Equal(t, true, last.Info[envs.InfoSuccess], "target %d", target)
 		require.LessOrEqual(t, guesses, 6, "target %d", target)
 		require.Equal(t, 1.0, total, "target %d", target)
 	}
@@ -96,13 +96,13 @@ func TestOutOfRangeGuessContinues(t *testing.T) {
 		env := makeEnv(t, hardID, brief())
 		_, _, err := env.Reset(1)
 		require.NoError(t, err)
-		st := step(t, env, core.Boxed(g))
+		st := step(t, env, envs.Boxed(g))
 		assert.Equal(t, 0.0, st.Reward, g)
 		assert.False(t, st.Done(), g)
-		assert.Equal(t, true, st.Info[core.InfoInvalid], g)
-		assert.Nil(t, st.Info[core.InfoFormatError], g)
+		assert.Equal(t, true, st.Info[envs.InfoInvalid], g)
+		assert.Nil(t, st.Info[envs.InfoFormatError], g)
 		assert.Equal(t, g+": out of range 1-50", st.Obs)
-		assert.Equal(t, 1, st.Info[core.InfoTurn])
+		assert.Equal(t, 1, st.Info[envs.InfoTurn])
 		assert.Nil(t, st.Info["target"], "the target is only revealed at the end")
 	}
 }
@@ -113,13 +113,13 @@ func TestFormatErrorTerminates(t *testing.T) {
 		_, _, err := env.Reset(3)
 		require.NoError(t, err)
 		st := step(t, env, a)
-		assert.Equal(t, core.RewardFormatError, st.Reward, a)
+		assert.Equal(t, envs.RewardFormatError, st.Reward, a)
 		assert.True(t, st.Terminated, a)
 		assert.False(t, st.Truncated, a)
-		assert.Equal(t, true, st.Info[core.InfoFormatError], a)
-		assert.Equal(t, false, st.Info[core.InfoSuccess], a)
-		_, err = env.Step(core.Boxed("5"))
-		assert.ErrorIs(t, err, core.ErrNotReset, a)
+		assert.Equal(t, true, st.Info[envs.InfoFormatError], a)
+		assert.Equal(t, false, st.Info[envs.InfoSuccess], a)
+		_, err = env.Step(envs.Boxed("5"))
+		assert.ErrorIs(t, err, envs.ErrNotReset, a)
 	}
 }
 
@@ -150,35 +150,35 @@ func TestTurnLimitPartialReward(t *testing.T) {
 		_, _, err := env.Reset(seed)
 		require.NoError(t, err)
 		for _, g := range wrong {
-			st := step(t, env, core.Boxed(strconv.Itoa(g)))
+			st := step(t, env, envs.Boxed(strconv.Itoa(g)))
 			require.False(t, st.Done())
 			require.Equal(t, 0.0, st.Reward)
 		}
-		st := step(t, env, core.Boxed(strconv.Itoa(last)))
+		st := step(t, env, envs.Boxed(strconv.Itoa(last)))
 		require.True(t, st.Truncated)
 		require.False(t, st.Terminated)
 		require.InDelta(t, 1-3.0/49, st.Reward, 1e-12)
-		require.Equal(t, 7, st.Info[core.InfoTurn])
-		require.Equal(t, false, st.Info[core.InfoSuccess])
+		require.Equal(t, 7, st.Info[envs.InfoTurn])
+		require.Equal(t, false, st.Info[envs.InfoSuccess])
 		require.Equal(t, target, st.Info["target"])
 		require.True(t, strings.HasSuffix(st.Obs, "; out of turns"), st.Obs)
-		_, err = env.Step(core.Boxed("1"))
-		require.ErrorIs(t, err, core.ErrNotReset)
+		_, err = env.Step(envs.Boxed("1"))
+		require.ErrorIs(t, err, envs.ErrNotReset)
 	}
 }
 
 func TestNoPartialCredit(t *testing.T) {
 	for seed := uint64(0); seed < 20; seed++ {
 		target := finalTarget(t, easyID, seed)
-		env := makeEnv(t, easyID, brief(), core.With("partial_credit", false))
+		env := makeEnv(t, easyID, brief(), envs.With("partial_credit", false))
 		_, _, err := env.Reset(seed)
 		require.NoError(t, err)
-		var st core.Step
+		var st envs.Step
 		for g, n := 1, 0; n < 4; g++ {
 			if g == target {
 				continue
 			}
-			st = step(t, env, core.Boxed(strconv.Itoa(g)))
+			st = step(t, env, envs.Boxed(strconv.Itoa(g)))
 			n++
 		}
 		require.True(t, st.Truncated)
@@ -186,10 +186,10 @@ func TestNoPartialCredit(t *testing.T) {
 		// A win still pays 1.
 		_, _, err = env.Reset(seed)
 		require.NoError(t, err)
-		st = step(t, env, core.Boxed(strconv.Itoa(target)))
+		st = step(t, env, envs.Boxed(strconv.Itoa(target)))
 		require.Equal(t, 1.0, st.Reward)
 	}
-	_, err := registry(t).Make(easyID, core.With("partial_credit", "maybe"))
+	_, err := registry(t).Make(easyID, envs.With("partial_credit", "maybe"))
 	require.ErrorContains(t, err, "partial_credit")
 }
 
@@ -204,30 +204,30 @@ func TestTurnLimitOutOfRangeAndRepeated(t *testing.T) {
 	_, _, err := env.Reset(9)
 	require.NoError(t, err)
 	for range 3 {
-		require.False(t, step(t, env, core.Boxed(strconv.Itoa(other))).Done())
+		require.False(t, step(t, env, envs.Boxed(strconv.Itoa(other))).Done())
 	}
-	st := step(t, env, core.Boxed("0"))
+	st := step(t, env, envs.Boxed("0"))
 	require.True(t, st.Truncated)
 	require.Equal(t, 0.0, st.Reward)
 	// A repeated in-range guess on the last turn is still scored by distance.
 	_, _, err = env.Reset(9)
 	require.NoError(t, err)
-	st = step(t, env, core.Boxed(strconv.Itoa(other)))
+	st = step(t, env, envs.Boxed(strconv.Itoa(other)))
 	require.Equal(t, strconv.Itoa(other)+": "+map[bool]string{true: "higher", false: "lower"}[target > other], st.Obs)
-	st = step(t, env, core.Boxed(strconv.Itoa(other)))
+	st = step(t, env, envs.Boxed(strconv.Itoa(other)))
 	require.Equal(t, strconv.Itoa(other)+": already guessed", st.Obs)
-	require.Equal(t, true, st.Info[core.InfoInvalid])
+	require.Equal(t, true, st.Info[envs.InfoInvalid])
 	require.Equal(t, 0.0, st.Reward)
-	step(t, env, core.Boxed(strconv.Itoa(other)))
-	st = step(t, env, core.Boxed(strconv.Itoa(other)))
+	step(t, env, envs.Boxed(strconv.Itoa(other)))
+	st = step(t, env, envs.Boxed(strconv.Itoa(other)))
 	require.True(t, st.Truncated)
 	require.InDelta(t, 1-math.Abs(float64(other-target))/9, st.Reward, 1e-12)
 }
 
 func TestStepBeforeReset(t *testing.T) {
 	env := makeEnv(t, easyID)
-	_, err := env.Step(core.Boxed("3"))
-	require.ErrorIs(t, err, core.ErrNotReset)
+	_, err := env.Step(envs.Boxed("3"))
+	require.ErrorIs(t, err, envs.ErrNotReset)
 }
 
 func TestDeterministic(t *testing.T) {
@@ -255,7 +255,7 @@ func TestRandomLevelDraws(t *testing.T) {
 	for seed := uint64(0); seed < 2000; seed++ {
 		obs, info, err := env.Reset(seed)
 		require.NoError(t, err)
-		lo, hi, turns := info["min"].(int), info["max"].(int), info[core.InfoMaxTurns].(int)
+		lo, hi, turns := info["min"].(int), info["max"].(int), info[envs.InfoMaxTurns].(int)
 		require.GreaterOrEqual(t, lo, 1)
 		require.LessOrEqual(t, lo, 10)
 		require.GreaterOrEqual(t, hi, lo+5)
@@ -267,25 +267,25 @@ func TestRandomLevelDraws(t *testing.T) {
 	require.Len(t, mins, 10)
 	require.Len(t, widths, 46)
 
-	over := makeEnv(t, randomID, core.With("max_turns", 3))
+	over := makeEnv(t, randomID, envs.With("max_turns", 3))
 	_, info, err := over.Reset(5)
 	require.NoError(t, err)
-	require.Equal(t, 3, info[core.InfoMaxTurns])
+	require.Equal(t, 3, info[envs.InfoMaxTurns])
 }
 
 func TestSampleActionParsesAndIsInRange(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, id := range []string{easyID, hardID, randomID} {
 		env := makeEnv(t, id)
-		s := env.(core.ActionSampler)
+		s := env.(envs.ActionSampler)
 		_ = s.SampleAction(r) // before Reset too
 		for seed := uint64(0); seed < 300; seed++ {
 			_, info, err := env.Reset(seed)
 			require.NoError(t, err)
 			a := s.SampleAction(r)
 			st := step(t, env, a)
-			require.Nil(t, st.Info[core.InfoFormatError], "%s: %q", id, a)
-			require.Nil(t, st.Info[core.InfoInvalid], "%s: %q", id, a)
+			require.Nil(t, st.Info[envs.InfoFormatError], "%s: %q", id, a)
+			require.Nil(t, st.Info[envs.InfoInvalid], "%s: %q", id, a)
 			g := st.Info["guess"].(int)
 			require.GreaterOrEqual(t, g, info["min"].(int))
 			require.LessOrEqual(t, g, info["max"].(int))
@@ -297,37 +297,37 @@ func TestGEMStyleText(t *testing.T) {
 	env := makeEnv(t, easyID)
 	obs, info, err := env.Reset(0)
 	require.NoError(t, err)
-	require.Equal(t, 4, info[core.InfoMaxTurns])
+	require.Equal(t, 4, info[envs.InfoMaxTurns])
 	require.Contains(t, obs, "between 1 and 10")
 	require.Contains(t, obs, "4 turns")
 	require.Contains(t, obs, `\boxed{5}`)
-	st := step(t, env, core.Boxed("0"))
+	st := step(t, env, envs.Boxed("0"))
 	require.Equal(t, "Turn 1: you guessed 0, which is outside the range 1 to 10. Enter your next guess.", st.Obs)
 }
 
 func TestCustomRangeOptions(t *testing.T) {
-	env := makeEnv(t, easyID, core.With("min", 100), core.With("max", 103), core.With("max_turns", 2), brief())
+	env := makeEnv(t, easyID, envs.With("min", 100), envs.With("max", 103), envs.With("max_turns", 2), brief())
 	obs, info, err := env.Reset(4)
 	require.NoError(t, err)
 	require.Equal(t, "Guess the number between 100 and 103 in 2 turns. Answer \\boxed{n}.", obs)
-	require.Equal(t, 2, info[core.InfoMaxTurns])
-	require.Equal(t, "Guess a secret number between 100 and 103 from higher/lower hints within 2 turns.", env.(core.Describer).Description())
+	require.Equal(t, 2, info[envs.InfoMaxTurns])
+	require.Equal(t, "Guess a secret number between 100 and 103 from higher/lower hints within 2 turns.", env.(envs.Describer).Description())
 }
 
 func TestBadOptions(t *testing.T) {
 	r := registry(t)
 	for _, tc := range []struct {
 		id   string
-		opts []core.Option
+		opts []envs.Option
 		want string
 	}{
-		{easyID, []core.Option{core.With("max_turns", 0)}, "max_turns"},
-		{easyID, []core.Option{core.With("max_turns", "many")}, "max_turns"},
-		{easyID, []core.Option{core.With("style", "verbose")}, "style"},
-		{easyID, []core.Option{core.With("min", 10), core.With("max", 10)}, "max = 10 must be greater than min = 10"},
-		{hardID, []core.Option{core.With("max", 2_000_000_000)}, "max"},
-		{randomID, []core.Option{core.With("min", 3)}, "unknown option min"},
-		{hardID, []core.Option{core.With("colour", "red")}, "unknown option colour"},
+		{easyID, []envs.Option{envs.With("max_turns", 0)}, "max_turns"},
+		{easyID, []envs.Option{envs.With("max_turns", "many")}, "max_turns"},
+		{easyID, []envs.Option{envs.With("style", "verbose")}, "style"},
+		{easyID, []envs.Option{envs.With("min", 10), envs.With("max", 10)}, "max = 10 must be greater than min = 10"},
+		{hardID, []envs.Option{envs.With("max", 2_000_000_000)}, "max"},
+		{randomID, []envs.Option{envs.With("min", 3)}, "unknown option min"},
+		{hardID, []envs.Option{envs.With("colour", "red")}, "unknown option colour"},
 	} {
 		_, err := r.Make(tc.id, tc.opts...)
 		require.Error(t, err, "%v", tc.opts)

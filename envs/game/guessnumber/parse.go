@@ -10,7 +10,7 @@ const maxShown = 20
 
 // parseGuess reads the content of a \boxed{} as a guess: decimal digits with
 // an optional leading sign, nothing else (spaces around it are already
-// trimmed by core.LastBoxed). A number too large for an int is still a
+// trimmed by envs.LastBoxed). A number too large for an int is still a
 // number: it is clamped to math.MaxInt or math.MinInt, which is out of range
 // of every game, and text is the number as written (capped in length) for
 // the feedback line. ok is false for anything that is not an integer.

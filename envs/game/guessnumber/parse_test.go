@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 )
 
 func TestParseGuess(t *testing.T) {
@@ -70,7 +70,7 @@ func FuzzStep(f *testing.F) {
 	for _, s := range []string{`\boxed{5}`, `\boxed{0}`, `\boxed{}`, `\boxed{\boxed{3}}`, `}{\boxed{`, "5"} {
 		f.Add(s, uint64(1))
 	}
-	env, err := New(Config{Min: 1, Max: 10, MaxTurns: 2, Style: core.StyleBrief})
+	env, err := New(Config{Min: 1, Max: 10, MaxTurns: 2, Style: envs.StyleBrief})
 	require.NoError(f, err)
 	f.Fuzz(func(t *testing.T, action string, seed uint64) {
 		_, _, err := env.Reset(seed)
@@ -78,7 +78,7 @@ func FuzzStep(f *testing.F) {
 		for range 2 {
 			st, err := env.Step(action)
 			require.NoError(t, err)
-			require.True(t, st.Reward == core.RewardFormatError || (st.Reward >= 0 && st.Reward <= 1), "reward %v", st.Reward)
+			require.True(t, st.Reward == envs.RewardFormatError || (st.Reward >= 0 && st.Reward <= 1), "reward %v", st.Reward)
 			require.NotContains(t, st.Obs, "\n")
 			if st.Done() {
 				return

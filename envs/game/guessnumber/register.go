@@ -1,7 +1,7 @@
 package guessnumber
 
 import (
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
@@ -10,7 +10,7 @@ import (
 // Options: "style" ("gem" or "brief"), "max_turns" (1–1000; default the
 // level's), and for -easy and -hard "min" and "max" (the range, both
 // included, in [-1e9, 1e9] with max > min; default the level's).
-func Register(r *core.Registry) error {
+func Register(r *envs.Registry) error {
 	return gamekit.Register(r, "game:GuessTheNumber-v0-", []gamekit.Level[Config]{
 		{Name: "easy", Desc: "Guess a number in 1-10 from higher/lower hints within 4 turns.", Value: Config{Min: 1, Max: 10, MaxTurns: 4}},
 		{Name: "hard", Desc: "Guess a number in 1-50 from higher/lower hints within 7 turns.", Value: Config{Min: 1, Max: 50, MaxTurns: 7}},
@@ -19,8 +19,8 @@ func Register(r *core.Registry) error {
 }
 
 // factory reads the options of a level into a Config.
-func factory(level Config) core.Factory {
-	return func(o *core.Options) (core.Env, error) {
+func factory(level Config) envs.Factory {
+	return func(o *envs.Options) (envs.Env, error) {
 		cfg := level
 		cfg.Style, cfg.MaxTurns = gamekit.Common(o, level.MaxTurns, 1, 1000)
 		cfg.NoPartialCredit = !o.Bool("partial_credit", true)

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 )
 
 // outcome is what a guess taught the player.
@@ -21,7 +21,7 @@ const (
 // intro is the observation returned by Reset.
 func (e *Env) intro() string {
 	lo, hi, turns := strconv.Itoa(e.lo), strconv.Itoa(e.hi), strconv.Itoa(e.maxTurns)
-	if e.cfg.Style == core.StyleBrief {
+	if e.cfg.Style == envs.StyleBrief {
 		return "Guess the number between " + lo + " and " + hi + " in " + turns + " turns. Answer \\boxed{n}."
 	}
 	example := strconv.Itoa(e.lo + (e.hi-e.lo)/2)
@@ -38,7 +38,7 @@ func (e *Env) intro() string {
 // when the turn limit ends the episode on this step.
 func (e *Env) feedback(text string, out outcome, last bool) string {
 	var b strings.Builder
-	if e.cfg.Style == core.StyleBrief {
+	if e.cfg.Style == envs.StyleBrief {
 		b.WriteString(text)
 		b.WriteString(": ")
 		switch out {
@@ -106,7 +106,7 @@ func (e *Env) feedback(text string, out outcome, last bool) string {
 
 // formatError is the observation of a step whose action did not parse.
 func (e *Env) formatError() string {
-	if e.cfg.Style == core.StyleBrief {
+	if e.cfg.Style == envs.StyleBrief {
 		return "no valid \\boxed{n}: game over"
 	}
 	return "Turn " + strconv.Itoa(e.ep.Turn) + ": no valid guess was found (write one whole number as \\boxed{n}). The game is over."

@@ -8,7 +8,7 @@
 // The action is the last \boxed{} of the response: one letter (\boxed{E})
 // or a whole word (\boxed{CRANE}), case-insensitive. A box whose content is
 // not a run of letters a–z is a format error (reward
-// core.RewardFormatError, the episode terminates). A letter guessed before,
+// envs.RewardFormatError, the episode terminates). A letter guessed before,
 // a word of the wrong length or a wrong word guessed before is an invalid
 // move (reward 0, a message, the episode goes on); a new wrong letter or
 // word scores 0 and the episode goes on. Every step counts towards the turn

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 	"github.com/gemgo/gemgo/envs/game/words"
 )
@@ -34,8 +34,8 @@ func settings(level string) ([]Setting, error) {
 type Config struct {
 	// Level is "easy", "hard" or "random".
 	Level string
-	// Style of the instructions: core.StyleGEM (default) or core.StyleBrief.
-	Style core.Style
+	// Style of the instructions: envs.StyleGEM (default) or envs.StyleBrief.
+	Style envs.Style
 	// MaxTurns overrides the level's turn limit.
 	MaxTurns int
 	// Words is the list the secret word is drawn from (default
@@ -61,9 +61,9 @@ type Env struct {
 }
 
 var (
-	_ core.Env           = (*Env)(nil)
-	_ core.ActionSampler = (*Env)(nil)
-	_ core.Describer     = (*Env)(nil)
+	_ envs.Env           = (*Env)(nil)
+	_ envs.ActionSampler = (*Env)(nil)
+	_ envs.Describer     = (*Env)(nil)
 )
 
 // New returns a Hangman env. The word list must hold words of every length
@@ -90,7 +90,7 @@ func New(cfg Config) (*Env, error) {
 	return e, nil
 }
 
-// Description implements core.Describer.
+// Description implements envs.Describer.
 func (e *Env) Description() string {
 	return fmt.Sprintf("Hangman (%s): find a secret word by guessing letters or the word", e.cfg.Level)
 }
@@ -101,7 +101,7 @@ func (e *Env) Secret() string { return e.secret }
 
 // Reset starts an episode: the setting and the word are drawn by the seed
 // alone.
-func (e *Env) Reset(seed uint64) (string, core.Info, error) {
+func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	e.src.Seed(seed, 0x68616e676d616e) // "hangman"
 	s := e.settings[e.rng.IntN(len(e.settings))]
 	pool := e.list.OfLength(s.Length)
@@ -116,12 +116,12 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	e.hidden = s.Length
 	e.tried = [26]bool{}
 	e.wrong = e.wrong[:0]
-	return e.instructions(), core.Info{core.InfoMaxTurns: e.maxTurns}, nil
+	return e.instructions(), envs.Info{envs.InfoMaxTurns: e.maxTurns}, nil
 }
 
 func (e *Env) instructions() string {
 	n := len(e.secret)
-	if e.cfg.Style == core.StyleBrief {
+	if e.cfg.Style == envs.StyleBrief {
 		return fmt.Sprintf("Hangman: find the %d-letter word in %d turns. Reply \\boxed{letter} or \\boxed{WORD}. Word: %s",
 			n, e.maxTurns, e.pattern())
 	}
@@ -152,7 +152,7 @@ func (e *Env) pattern() string {
 func (e *Env) SampleAction(r *rand.Rand) string {
 	if n := len(e.secret); n > 0 && r.IntN(10) == 0 {
 		pool := e.list.OfLength(n)
-		return core.Boxed(strings.ToUpper(pool[r.IntN(len(pool))]))
+		return envs.Boxed(strings.ToUpper(pool[r.IntN(len(pool))]))
 	}
 	var left [26]byte
 	k := 0
@@ -163,23 +163,23 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 		}
 	}
 	if k == 0 {
-		return core.Boxed(strings.ToUpper(e.secret))
+		return envs.Boxed(strings.ToUpper(e.secret))
 	}
-	return core.Boxed(string(left[r.IntN(k)]))
+	return envs.Boxed(string(left[r.IntN(k)]))
 }
 
 // Step plays one guess: a letter or a word.
-func (e *Env) Step(action string) (core.Step, error) {
+func (e *Env) Step(action string) (envs.Step, error) {
 	info, err := e.ep.Begin()
 	if err != nil {
-		return core.Step{}, err
+		return envs.Step{}, err
 	}
 	g, ok := words.FromBoxed(action)
 	if !ok {
 		e.ep.Active = false
 		return gamekit.FormatError(info, "Format error: no guess found. Reply with one letter or the whole word in \\boxed{}."), nil
 	}
-	var st core.Step
+	var st envs.Step
 	var why string
 	if len(g) == 1 {
 		st, why = e.letter(g[0])
@@ -188,18 +188,18 @@ func (e *Env) Step(action string) (core.Step, error) {
 	}
 	st.Info = info
 	if why != "" {
-		info[core.InfoInvalid] = true
+		info[envs.InfoInvalid] = true
 		st.Obs = why
 	}
 	if st.Terminated {
-		info[core.InfoSuccess] = true
+		info[envs.InfoSuccess] = true
 		e.ep.Active = false
 		st.Obs += fmt.Sprintf(" Solved: %s.", strings.ToUpper(e.secret))
 		return st, nil
 	}
 	if e.ep.Turn >= e.maxTurns {
 		st.Truncated = true
-		info[core.InfoSuccess] = false
+		info[envs.InfoSuccess] = false
 		e.ep.Active = false
 		st.Obs += fmt.Sprintf(" Out of turns: the word was %s.", strings.ToUpper(e.secret))
 		return st, nil
@@ -214,7 +214,7 @@ func (e *Env) Step(action string) (core.Step, error) {
 }
 
 // letter plays a letter guess; why is set when the move is invalid.
-func (e *Env) letter(c byte) (st core.Step, why string) {
+func (e *Env) letter(c byte) (st envs.Step, why string) {
 	up := string(c - 'a' + 'A')
 	if e.tried[c-'a'] {
 		return st, fmt.Sprintf("Invalid: %s was already guessed.", up)
@@ -242,7 +242,7 @@ func (e *Env) letter(c byte) (st core.Step, why string) {
 }
 
 // word plays a whole-word guess; why is set when the move is invalid.
-func (e *Env) word(g string) (st core.Step, why string) {
+func (e *Env) word(g string) (st envs.Step, why string) {
 	n := len(e.secret)
 	switch {
 	case len(g) != n:

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit/gamekittest"
 	"github.com/gemgo/gemgo/envs/game/words"
 	"github.com/stretchr/testify/assert"
@@ -25,7 +25,7 @@ func resetTo(t *testing.T, e *Env, want string) {
 	t.Fatalf("no seed below 1000 gives %q", want)
 }
 
-func step(t *testing.T, e *Env, action string) core.Step {
+func step(t *testing.T, e *Env, action string) envs.Step {
 	t.Helper()
 	return gamekittest.Step(t, e, action)
 }
@@ -59,11 +59,11 @@ func TestLetterPathWins(t *testing.T) {
 	assert.InDelta(t, 0.5*1/7+0.5, st.Reward, 1e-12)
 	assert.True(t, st.Terminated)
 	assert.False(t, st.Truncated)
-	assert.Equal(t, true, st.Info[core.InfoSuccess])
-	assert.Equal(t, 6, st.Info[core.InfoTurn])
+	assert.Equal(t, true, st.Info[envs.InfoSuccess])
+	assert.Equal(t, 6, st.Info[envs.InfoTurn])
 	assert.Equal(t, "N appears 1 time(s). Solved: BALLOON.", st.Obs)
 	_, err := e.Step(`\boxed{x}`)
-	assert.ErrorIs(t, err, core.ErrNotReset)
+	assert.ErrorIs(t, err, envs.ErrNotReset)
 }
 
 func TestWordPathWins(t *testing.T) {
@@ -77,7 +77,7 @@ func TestWordPathWins(t *testing.T) {
 	st = step(t, e, `\boxed{CaBbAgE}`)
 	assert.InDelta(t, 0.5*5/7+0.5, st.Reward, 1e-12)
 	assert.True(t, st.Terminated)
-	assert.Equal(t, true, st.Info[core.InfoSuccess])
+	assert.Equal(t, true, st.Info[envs.InfoSuccess])
 	assert.Equal(t, "Correct. Solved: CABBAGE.", st.Obs)
 }
 
@@ -95,15 +95,15 @@ func TestEverySolveTotalsOne(t *testing.T) {
 			letters := r.Perm(26)
 			total := 0.0
 			for k := 0; ; k++ {
-				a := core.Boxed(string(rune('a' + letters[k%26])))
+				a := envs.Boxed(string(rune('a' + letters[k%26])))
 				if byWord && k == 4 {
-					a = core.Boxed(strings.ToUpper(secret))
+					a = envs.Boxed(strings.ToUpper(secret))
 				}
 				st := step(t, e, a)
 				total += st.Reward
 				if st.Done() {
 					require.True(t, st.Terminated, "level %s seed %d", level, seed)
-					require.Equal(t, true, st.Info[core.InfoSuccess])
+					require.Equal(t, true, st.Info[envs.InfoSuccess])
 					break
 				}
 			}
@@ -129,7 +129,7 @@ func TestInvalidMoves(t *testing.T) {
 	} {
 		st := step(t, e, tc.action)
 		assert.Equal(t, tc.obs, st.Obs)
-		assert.Equal(t, tc.invalid, st.Info[core.InfoInvalid] == true, tc.action)
+		assert.Equal(t, tc.invalid, st.Info[envs.InfoInvalid] == true, tc.action)
 		assert.False(t, st.Done())
 		if tc.action != `\boxed{t}` {
 			assert.Equal(t, 0.0, st.Reward)
@@ -143,10 +143,10 @@ func TestFormatErrorTerminates(t *testing.T) {
 		_, _, err := e.Reset(0)
 		require.NoError(t, err)
 		st := step(t, e, a)
-		assert.Equal(t, core.RewardFormatError, st.Reward, a)
+		assert.Equal(t, envs.RewardFormatError, st.Reward, a)
 		assert.True(t, st.Terminated, a)
-		assert.Equal(t, true, st.Info[core.InfoFormatError], a)
-		assert.Equal(t, false, st.Info[core.InfoSuccess], a)
+		assert.Equal(t, true, st.Info[envs.InfoFormatError], a)
+		assert.Equal(t, false, st.Info[envs.InfoSuccess], a)
 	}
 }
 
@@ -154,13 +154,13 @@ func TestTurnLimitTruncates(t *testing.T) {
 	e := newEnv(t, Config{Level: "easy", MaxTurns: 2, Words: words.NewList([]string{"cat"})})
 	_, info, err := e.Reset(0)
 	require.NoError(t, err)
-	require.Equal(t, 2, info[core.InfoMaxTurns])
+	require.Equal(t, 2, info[envs.InfoMaxTurns])
 	step(t, e, `\boxed{c}`)
 	st := step(t, e, `\boxed{a}`)
 	assert.InDelta(t, 0.5/3, st.Reward, 1e-12, "the last step keeps its reward")
 	assert.True(t, st.Truncated)
 	assert.False(t, st.Terminated)
-	assert.Equal(t, false, st.Info[core.InfoSuccess])
+	assert.Equal(t, false, st.Info[envs.InfoSuccess])
 	assert.Contains(t, st.Obs, "Out of turns: the word was CAT.")
 }
 
@@ -174,12 +174,12 @@ func TestLevelsAndDeterminism(t *testing.T) {
 		require.Equal(t, oa, ob)
 		require.Equal(t, ia, ib)
 		require.Equal(t, e.Secret(), f.Secret())
-		turns[len(e.Secret())] = ia[core.InfoMaxTurns].(int)
+		turns[len(e.Secret())] = ia[envs.InfoMaxTurns].(int)
 	}
 	assert.Equal(t, map[int]int{3: 10, 5: 15, 7: 20}, turns)
-	h := newEnv(t, Config{Level: "hard", Style: core.StyleBrief})
+	h := newEnv(t, Config{Level: "hard", Style: envs.StyleBrief})
 	obs, info, _ := h.Reset(1)
-	assert.Equal(t, 20, info[core.InfoMaxTurns])
+	assert.Equal(t, 20, info[envs.InfoMaxTurns])
 	assert.Equal(t, `Hangman: find the 7-letter word in 20 turns. Reply \boxed{letter} or \boxed{WORD}. Word: _ _ _ _ _ _ _`, obs)
 }
 
@@ -197,7 +197,7 @@ func TestSampleActionParses(t *testing.T) {
 			require.True(t, ok, a)
 			require.True(t, len(g) == 1 || len(g) == len(e.Secret()), a)
 			st := step(t, e, a)
-			require.NotEqual(t, true, st.Info[core.InfoInvalid], "a sampled letter is never a repeat: %s", a)
+			require.NotEqual(t, true, st.Info[envs.InfoInvalid], "a sampled letter is never a repeat: %s", a)
 			if st.Done() {
 				break
 			}
@@ -212,7 +212,7 @@ func TestNewErrors(t *testing.T) {
 	assert.ErrorContains(t, err, "no 7-letter words")
 	e := newEnv(t, Config{})
 	_, err = e.Step(`\boxed{a}`)
-	assert.ErrorIs(t, err, core.ErrNotReset)
+	assert.ErrorIs(t, err, envs.ErrNotReset)
 }
 
 func BenchmarkStep(b *testing.B) {
@@ -223,7 +223,7 @@ func BenchmarkStep(b *testing.B) {
 	_, _, _ = e.Reset(seed)
 	actions := make([]string, 256)
 	for i := range actions {
-		actions[i] = core.Boxed(string(rune('A' + r.IntN(26))))
+		actions[i] = envs.Boxed(string(rune('A' + r.IntN(26))))
 	}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
@@ -252,9 +252,9 @@ func FuzzStep(f *testing.F) {
 		st, err := e.Step(action)
 		require.NoError(t, err)
 		_, parsed := words.FromBoxed(action)
-		require.Equal(t, !parsed, st.Info[core.InfoFormatError] == true)
+		require.Equal(t, !parsed, st.Info[envs.InfoFormatError] == true)
 		if !parsed {
-			require.Equal(t, core.RewardFormatError, st.Reward)
+			require.Equal(t, envs.RewardFormatError, st.Reward)
 			require.True(t, st.Terminated)
 			return
 		}

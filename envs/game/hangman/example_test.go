@@ -3,7 +3,7 @@ package hangman_test
 import (
 	"fmt"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/hangman"
 	"github.com/gemgo/gemgo/envs/game/words"
 )
@@ -12,7 +12,7 @@ import (
 func Example() {
 	env, err := hangman.New(hangman.Config{
 		Level: "easy",
-		Style: core.StyleBrief,
+		Style: envs.StyleBrief,
 		Words: words.NewList([]string{"zoo"}),
 	})
 	if err != nil {

@@ -1,13 +1,13 @@
 package hangman
 
 import (
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 	"github.com/gemgo/gemgo/envs/game/words"
 )
 
 // Register adds game:Hangman-v0-easy, -hard and -random to r.
-func Register(r *core.Registry) error {
+func Register(r *envs.Registry) error {
 	return gamekit.Register(r, "game:Hangman-v0-", []gamekit.Level[string]{
 		{Name: "easy", Desc: "Hangman: find a 3-letter word by guessing letters or the word, 10 turns", Value: "easy"},
 		{Name: "hard", Desc: "Hangman: find a 7-letter word by guessing letters or the word, 20 turns", Value: "hard"},
@@ -15,8 +15,8 @@ func Register(r *core.Registry) error {
 	}, factory)
 }
 
-func factory(level string) core.Factory {
-	return func(o *core.Options) (core.Env, error) {
+func factory(level string) envs.Factory {
+	return func(o *envs.Options) (envs.Env, error) {
 		cfg := Config{Level: level}
 		cfg.Style, cfg.MaxTurns = gamekit.Common(o, 0, 1, 1000)
 		src := words.ReadOptions(o)

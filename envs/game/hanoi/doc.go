@@ -16,7 +16,7 @@
 // format error: reward −0.1 and the episode terminates. A move that parses
 // but breaks the rules (the same peg twice, an empty source peg, a larger
 // disk onto a smaller one) is an invalid move: reward 0,
-// Info[core.InfoInvalid], nothing moves and the episode goes on.
+// Info[envs.InfoInvalid], nothing moves and the episode goes on.
 //
 // Rewards: the move that completes the tower on C pays 1.0 and ends the
 // episode (Terminated, success); other moves pay 0. When the turn limit

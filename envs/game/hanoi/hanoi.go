@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
@@ -19,7 +19,7 @@ var randomLevels = [...]Level{{3, 10}, {4, 20}, {5, 35}}
 // MaxDisks is the most disks a game may have.
 const MaxDisks = 12
 
-// Config sets up a game. The zero Style means core.StyleGEM.
+// Config sets up a game. The zero Style means envs.StyleGEM.
 type Config struct {
 	// Level is the fixed difficulty; ignored when Random is set, except that
 	// a non-zero MaxTurns overrides the drawn turn limit.
@@ -27,7 +27,7 @@ type Config struct {
 	// Random draws a level from (3, 10), (4, 20), (5, 35) on every Reset.
 	Random bool
 	// Style is the instruction style of the observations.
-	Style core.Style
+	Style envs.Style
 }
 
 // Validate reports the first invalid field, naming it and its allowed range.
@@ -66,9 +66,9 @@ type Env struct {
 }
 
 var (
-	_ core.Env           = (*Env)(nil)
-	_ core.ActionSampler = (*Env)(nil)
-	_ core.Describer     = (*Env)(nil)
+	_ envs.Env           = (*Env)(nil)
+	_ envs.ActionSampler = (*Env)(nil)
+	_ envs.Describer     = (*Env)(nil)
 )
 
 // rngStream is the second PCG word, apart from other envs' streams.
@@ -90,7 +90,7 @@ func New(cfg Config) (*Env, error) {
 
 // Reset starts a new episode: every disk on A. The seed only matters to
 // -random, which draws the level from it.
-func (e *Env) Reset(seed uint64) (string, core.Info, error) {
+func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	e.src.Seed(seed, rngStream)
 	if e.cfg.Random {
 		e.lv = randomLevels[e.rng.IntN(len(randomLevels))]
@@ -105,16 +105,16 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 		e.pegs[0] = append(e.pegs[0], d)
 	}
 	e.ep.Start()
-	return e.intro(), core.Info{core.InfoMaxTurns: e.lv.MaxTurns, "disks": e.lv.Disks}, nil
+	return e.intro(), envs.Info{envs.InfoMaxTurns: e.lv.MaxTurns, "disks": e.lv.Disks}, nil
 }
 
 // Step plays one move.
-func (e *Env) Step(action string) (core.Step, error) {
+func (e *Env) Step(action string) (envs.Step, error) {
 	info, err := e.ep.Begin()
 	if err != nil {
-		return core.Step{}, err
+		return envs.Step{}, err
 	}
-	content, ok := core.LastBoxed(action)
+	content, ok := envs.LastBoxed(action)
 	var from, to int
 	if ok {
 		from, to, ok = parseMove(content)
@@ -126,19 +126,19 @@ func (e *Env) Step(action string) (core.Step, error) {
 
 	problem := e.check(from, to)
 	if problem != nil {
-		info[core.InfoInvalid] = true
+		info[envs.InfoInvalid] = true
 	} else {
 		src := e.pegs[from]
 		e.pegs[to] = append(e.pegs[to], src[len(src)-1])
 		e.pegs[from] = src[:len(src)-1]
 	}
-	st := core.Step{Info: info}
+	st := envs.Step{Info: info}
 	solved := len(e.pegs[2]) == e.lv.Disks
 	last := e.ep.Turn >= e.lv.MaxTurns
 	switch {
 	case solved:
 		e.end(info, true)
-		st.Reward, st.Terminated = core.RewardSuccess, true
+		st.Reward, st.Terminated = envs.RewardSuccess, true
 	case last:
 		e.end(info, false)
 		st.Reward, st.Truncated = float64(len(e.pegs[2]))/float64(e.lv.Disks), true
@@ -176,9 +176,9 @@ func (e *Env) check(from, to int) *illegal {
 }
 
 // end closes the episode.
-func (e *Env) end(info core.Info, success bool) {
+func (e *Env) end(info envs.Info, success bool) {
 	e.ep.Active = false
-	info[core.InfoSuccess] = success
+	info[envs.InfoSuccess] = success
 	info["disks_on_c"] = len(e.pegs[2])
 }
 
@@ -187,7 +187,7 @@ func (e *Env) end(info core.Info, success bool) {
 func (e *Env) SampleAction(r *rand.Rand) string {
 	from := r.IntN(3)
 	to := (from + 1 + r.IntN(2)) % 3
-	return core.Boxed(string(rune('A'+from)) + " " + string(rune('A'+to)))
+	return envs.Boxed(string(rune('A'+from)) + " " + string(rune('A'+to)))
 }
 
 // Description says what the game is, in one line.

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit/gamekittest"
 )
 
@@ -18,12 +18,12 @@ const (
 	randomID = "game:TowerofHanoi-v0-random"
 )
 
-func makeEnv(t testing.TB, id string, opts ...core.Option) core.Env {
+func makeEnv(t testing.TB, id string, opts ...envs.Option) envs.Env {
 	t.Helper()
-	return gamekittest.Make[core.Env](t, Register, id, opts...)
+	return gamekittest.Make[envs.Env](t, Register, id, opts...)
 }
 
-func step(t testing.TB, env core.Env, action string) core.Step {
+func step(t testing.TB, env envs.Env, action string) envs.Step {
 	t.Helper()
 	return gamekittest.Step(t, env, action)
 }
@@ -41,15 +41,15 @@ func solution(n int, a, b, c string, moves []string) []string {
 func TestOptimalSolutionWins(t *testing.T) {
 	for _, tc := range []struct {
 		id   string
-		opts []core.Option
+		opts []envs.Option
 	}{
 		{easyID, nil},
 		{hardID, nil},
-		{easyID, []core.Option{core.With("disks", 1), core.With("max_turns", 1)}},
-		{easyID, []core.Option{core.With("disks", 7), core.With("max_turns", 127)}},
+		{easyID, []envs.Option{envs.With("disks", 1), envs.With("max_turns", 1)}},
+		{easyID, []envs.Option{envs.With("disks", 7), envs.With("max_turns", 127)}},
 	} {
 		for _, style := range []string{"gem", "brief"} {
-			env := makeEnv(t, tc.id, append(tc.opts, core.With("style", style))...)
+			env := makeEnv(t, tc.id, append(tc.opts, envs.With("style", style))...)
 			_, info, err := env.Reset(0)
 			require.NoError(t, err)
 			n := info["disks"].(int)
@@ -59,7 +59,7 @@ func TestOptimalSolutionWins(t *testing.T) {
 			for i, m := range moves {
 				st := step(t, env, "move \\boxed{"+m+"}")
 				total += st.Reward
-				require.Nil(t, st.Info[core.InfoInvalid], "move %d %s", i, m)
+				require.Nil(t, st.Info[envs.InfoInvalid], "move %d %s", i, m)
 				if i < len(moves)-1 {
 					require.False(t, st.Done(), "move %d", i)
 					require.Equal(t, 0.0, st.Reward)
@@ -67,7 +67,7 @@ func TestOptimalSolutionWins(t *testing.T) {
 				}
 				require.True(t, st.Terminated)
 				require.False(t, st.Truncated)
-				require.Equal(t, true, st.Info[core.InfoSuccess])
+				require.Equal(t, true, st.Info[envs.InfoSuccess])
 				require.Equal(t, n, st.Info["disks_on_c"])
 			}
 			require.Equal(t, 1.0, total, "%s %v", tc.id, tc.opts)
@@ -81,12 +81,12 @@ func TestOptimalSolutionWinsEveryRandomLevel(t *testing.T) {
 	for seed := uint64(0); seed < 60; seed++ {
 		_, info, err := env.Reset(seed)
 		require.NoError(t, err)
-		lv := Level{info["disks"].(int), info[core.InfoMaxTurns].(int)}
+		lv := Level{info["disks"].(int), info[envs.InfoMaxTurns].(int)}
 		require.Contains(t, randomLevels[:], lv)
 		seen[lv] = true
-		var st core.Step
+		var st envs.Step
 		for _, m := range solution(lv.Disks, "A", "B", "C", nil) {
-			st = step(t, env, core.Boxed(m))
+			st = step(t, env, envs.Boxed(m))
 		}
 		require.True(t, st.Terminated)
 		require.Equal(t, 1.0, st.Reward)
@@ -95,10 +95,10 @@ func TestOptimalSolutionWinsEveryRandomLevel(t *testing.T) {
 }
 
 func TestBriefText(t *testing.T) {
-	env := makeEnv(t, easyID, core.With("style", "brief"))
+	env := makeEnv(t, easyID, envs.With("style", "brief"))
 	obs, info, err := env.Reset(0)
 	require.NoError(t, err)
-	require.Equal(t, 10, info[core.InfoMaxTurns])
+	require.Equal(t, 10, info[envs.InfoMaxTurns])
 	require.Equal(t, "Move 3 disks from A to C in 10 turns, never onto a smaller disk. Answer \\boxed{from to}.\nA[3 2 1] B[] C[]", obs)
 	for _, tc := range []struct{ action, obs string }{
 		{`\boxed{A C}`, "A C: A[3 2] B[] C[1]"},
@@ -111,7 +111,7 @@ func TestBriefText(t *testing.T) {
 		require.Equal(t, tc.obs, st.Obs, tc.action)
 		require.Equal(t, 0.0, st.Reward)
 		require.False(t, st.Done())
-		require.Equal(t, strings.Contains(tc.obs, "illegal"), st.Info[core.InfoInvalid] == true, tc.action)
+		require.Equal(t, strings.Contains(tc.obs, "illegal"), st.Info[envs.InfoInvalid] == true, tc.action)
 	}
 }
 
@@ -137,13 +137,13 @@ func TestTurnLimitPartialReward(t *testing.T) {
 		{[]string{"A C", "A B", "B A", "A B", "B A", "A B", "B A", "A B", "B A", "A B"}, 1.0 / 3},
 		{[]string{"A B", "B A", "A B", "B A", "A B", "B A", "A B", "B A", "A B", "C A"}, 0},
 	} {
-		env := makeEnv(t, easyID, core.With("style", "brief"))
+		env := makeEnv(t, easyID, envs.With("style", "brief"))
 		_, _, err := env.Reset(0)
 		require.NoError(t, err)
-		var st core.Step
+		var st envs.Step
 		for i, m := range tc.moves {
-			st = step(t, env, core.Boxed(m))
-			require.Equal(t, i+1, st.Info[core.InfoTurn])
+			st = step(t, env, envs.Boxed(m))
+			require.Equal(t, i+1, st.Info[envs.InfoTurn])
 			if i < len(tc.moves)-1 {
 				require.False(t, st.Done())
 				require.Equal(t, 0.0, st.Reward)
@@ -152,10 +152,10 @@ func TestTurnLimitPartialReward(t *testing.T) {
 		require.True(t, st.Truncated)
 		require.False(t, st.Terminated)
 		require.InDelta(t, tc.want, st.Reward, 1e-12)
-		require.Equal(t, false, st.Info[core.InfoSuccess])
+		require.Equal(t, false, st.Info[envs.InfoSuccess])
 		require.True(t, strings.HasSuffix(st.Obs, "; out of turns"), st.Obs)
 		_, err = env.Step(`\boxed{A B}`)
-		require.ErrorIs(t, err, core.ErrNotReset)
+		require.ErrorIs(t, err, envs.ErrNotReset)
 	}
 }
 
@@ -165,19 +165,19 @@ func TestFormatErrorTerminates(t *testing.T) {
 		_, _, err := env.Reset(0)
 		require.NoError(t, err)
 		st := step(t, env, a)
-		assert.Equal(t, core.RewardFormatError, st.Reward, a)
+		assert.Equal(t, envs.RewardFormatError, st.Reward, a)
 		assert.True(t, st.Terminated, a)
 		assert.False(t, st.Truncated, a)
-		assert.Equal(t, true, st.Info[core.InfoFormatError], a)
-		assert.Equal(t, false, st.Info[core.InfoSuccess], a)
+		assert.Equal(t, true, st.Info[envs.InfoFormatError], a)
+		assert.Equal(t, false, st.Info[envs.InfoSuccess], a)
 		_, err = env.Step(`\boxed{A C}`)
-		assert.ErrorIs(t, err, core.ErrNotReset, a)
+		assert.ErrorIs(t, err, envs.ErrNotReset, a)
 	}
 }
 
 func TestStepBeforeReset(t *testing.T) {
 	_, err := makeEnv(t, easyID).Step(`\boxed{A C}`)
-	require.ErrorIs(t, err, core.ErrNotReset)
+	require.ErrorIs(t, err, envs.ErrNotReset)
 }
 
 func TestSampleActionParses(t *testing.T) {
@@ -185,38 +185,38 @@ func TestSampleActionParses(t *testing.T) {
 	pairs := map[string]bool{}
 	for _, id := range []string{easyID, hardID, randomID} {
 		env := makeEnv(t, id)
-		s := env.(core.ActionSampler)
+		s := env.(envs.ActionSampler)
 		for seed := uint64(0); seed < 300; seed++ {
 			_, _, err := env.Reset(seed)
 			require.NoError(t, err)
 			a := s.SampleAction(r)
 			pairs[a] = true
-			content, ok := core.LastBoxed(a)
+			content, ok := envs.LastBoxed(a)
 			require.True(t, ok)
 			from, to, ok := parseMove(content)
 			require.True(t, ok, a)
 			require.NotEqual(t, from, to, a)
 			st := step(t, env, a)
-			require.Nil(t, st.Info[core.InfoFormatError], "%s: %q", id, a)
+			require.Nil(t, st.Info[envs.InfoFormatError], "%s: %q", id, a)
 		}
 	}
 	require.Len(t, pairs, 6, "all six ordered pairs of distinct pegs")
 }
 
 func TestBadOptions(t *testing.T) {
-	r := core.NewRegistry()
+	r := envs.NewRegistry()
 	require.NoError(t, Register(r))
 	for _, tc := range []struct {
 		id   string
-		opts []core.Option
+		opts []envs.Option
 		want string
 	}{
-		{easyID, []core.Option{core.With("disks", 0)}, "disks"},
-		{easyID, []core.Option{core.With("disks", 13)}, "disks"},
-		{easyID, []core.Option{core.With("disks", 4)}, "max_turns = 10 cannot solve 4 disks"},
-		{hardID, []core.Option{core.With("max_turns", 30)}, "needs at least 2^5-1 = 31"},
-		{randomID, []core.Option{core.With("max_turns", 12)}, "needs at least 31"},
-		{randomID, []core.Option{core.With("disks", 3)}, "unknown option disks"},
+		{easyID, []envs.Option{envs.With("disks", 0)}, "disks"},
+		{easyID, []envs.Option{envs.With("disks", 13)}, "disks"},
+		{easyID, []envs.Option{envs.With("disks", 4)}, "max_turns = 10 cannot solve 4 disks"},
+		{hardID, []envs.Option{envs.With("max_turns", 30)}, "needs at least 2^5-1 = 31"},
+		{randomID, []envs.Option{envs.With("max_turns", 12)}, "needs at least 31"},
+		{randomID, []envs.Option{envs.With("disks", 3)}, "unknown option disks"},
 	} {
 		_, err := r.Make(tc.id, tc.opts...)
 		require.Error(t, err)

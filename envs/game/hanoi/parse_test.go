@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 )
 
 func TestParseMove(t *testing.T) {
@@ -74,7 +74,7 @@ func FuzzStep(f *testing.F) {
 	for _, s := range []string{`\boxed{A C}`, `\boxed{a b}`, `\boxed{}`, `\boxed{C A}`, `}{\boxed{`} {
 		f.Add(s, s)
 	}
-	env, err := New(Config{Level: Level{3, 7}, Style: core.StyleBrief})
+	env, err := New(Config{Level: Level{3, 7}, Style: envs.StyleBrief})
 	require.NoError(f, err)
 	f.Fuzz(func(t *testing.T, a1, a2 string) {
 		_, _, err := env.Reset(0)
@@ -93,7 +93,7 @@ func FuzzStep(f *testing.F) {
 			}
 			require.Equal(t, 3, len(env.pegs[0])+len(env.pegs[1])+len(env.pegs[2]))
 			r := st.Reward
-			require.True(t, r == core.RewardFormatError || r == 0 || r == 1.0/3 || r == 2.0/3 || r == 1, "reward %v", r)
+			require.True(t, r == envs.RewardFormatError || r == 0 || r == 1.0/3 || r == 2.0/3 || r == 1, "reward %v", r)
 			if st.Done() {
 				return
 			}

@@ -1,7 +1,7 @@
 package hanoi
 
 import (
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
@@ -10,7 +10,7 @@ import (
 // Options: "style" ("gem" or "brief"), "max_turns" (1–10000; default the
 // level's; at least 2^disks−1), and for -easy and -hard "disks" (1–12;
 // default the level's).
-func Register(r *core.Registry) error {
+func Register(r *envs.Registry) error {
 	return gamekit.Register(r, "game:TowerofHanoi-v0-", []gamekit.Level[Config]{
 		{Name: "easy", Desc: "Tower of Hanoi: move 3 disks from peg A to peg C within 10 turns.", Value: Config{Level: Level{3, 10}}},
 		{Name: "hard", Desc: "Tower of Hanoi: move 5 disks from peg A to peg C within 35 turns.", Value: Config{Level: Level{5, 35}}},
@@ -19,8 +19,8 @@ func Register(r *core.Registry) error {
 }
 
 // factory reads the options of a level into a Config.
-func factory(level Config) core.Factory {
-	return func(o *core.Options) (core.Env, error) {
+func factory(level Config) envs.Factory {
+	return func(o *envs.Options) (envs.Env, error) {
 		cfg := level
 		cfg.Style, cfg.MaxTurns = gamekit.Common(o, level.MaxTurns, 1, 10000)
 		if level.Random {

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 )
 
 const pegNames = "ABC"
@@ -12,7 +12,7 @@ const pegNames = "ABC"
 // writePegs writes the pegs: "A[3 2 1] B[] C[]" in brief style, one line
 // per peg ("A: 3 2 1", "B: (empty)") in GEM style.
 func (e *Env) writePegs(b *strings.Builder) {
-	brief := e.cfg.Style == core.StyleBrief
+	brief := e.cfg.Style == envs.StyleBrief
 	for p, peg := range e.pegs {
 		if brief {
 			if p > 0 {
@@ -44,7 +44,7 @@ func (e *Env) writePegs(b *strings.Builder) {
 func (e *Env) intro() string {
 	var b strings.Builder
 	disks, turns := strconv.Itoa(e.lv.Disks), strconv.Itoa(e.lv.MaxTurns)
-	if e.cfg.Style == core.StyleBrief {
+	if e.cfg.Style == envs.StyleBrief {
 		b.WriteString("Move " + disks + " disks from A to C in " + turns + " turns, never onto a smaller disk. Answer \\boxed{from to}.\n")
 		e.writePegs(&b)
 		return b.String()
@@ -63,7 +63,7 @@ func (e *Env) intro() string {
 // feedback is the observation of a move that parsed.
 func (e *Env) feedback(from, to int, problem *illegal, solved, last bool) string {
 	var b strings.Builder
-	if e.cfg.Style == core.StyleBrief {
+	if e.cfg.Style == envs.StyleBrief {
 		b.WriteByte(pegNames[from])
 		b.WriteByte(' ')
 		b.WriteByte(pegNames[to])
@@ -115,7 +115,7 @@ func (e *Env) feedback(from, to int, problem *illegal, solved, last bool) string
 
 // formatError is the observation of a step whose action did not parse.
 func (e *Env) formatError() string {
-	if e.cfg.Style == core.StyleBrief {
+	if e.cfg.Style == envs.StyleBrief {
 		return "no valid \\boxed{from to}: game over"
 	}
 	return "Turn " + strconv.Itoa(e.ep.Turn) + ": no valid move was found (name two pegs, for example \\boxed{A C}). The game is over."

@@ -3,13 +3,13 @@ package mastermind
 import (
 	"testing"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 )
 
 // BenchmarkStep measures one Step of a hard game (a fixed cycle of legal
 // guesses, a Reset whenever an episode ends).
 func BenchmarkStep(b *testing.B) {
-	env, err := New(Config{Level: Level{4, 8, 30}, Style: core.StyleBrief})
+	env, err := New(Config{Level: Level{4, 8, 30}, Style: envs.StyleBrief})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -13,7 +13,7 @@
 // (\boxed{1234}). Any other character inside the box, an empty box or no
 // box is a format error: reward −0.1 and the episode terminates. A guess of
 // the wrong length or with a number outside 1..digits parses but is an
-// invalid move: reward 0, Info[core.InfoInvalid], the episode goes on.
+// invalid move: reward 0, Info[envs.InfoInvalid], the episode goes on.
 //
 // Feedback: black pegs count the positions where the guess matches the
 // code; white pegs count the digits of the guess that are in the code but in

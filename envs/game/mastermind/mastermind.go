@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
@@ -18,7 +18,7 @@ type Level struct {
 // randomLevels are the levels -random draws from.
 var randomLevels = [...]Level{{2, 4, 10}, {4, 6, 20}, {4, 8, 30}}
 
-// Config sets up a game. The zero Style means core.StyleGEM.
+// Config sets up a game. The zero Style means envs.StyleGEM.
 type Config struct {
 	// Level is the fixed difficulty; ignored when Random is set, except that
 	// a non-zero MaxTurns overrides the drawn turn limit.
@@ -26,7 +26,7 @@ type Config struct {
 	// Random draws a level from (2, 4, 10), (4, 6, 20), (4, 8, 30) on every Reset.
 	Random bool
 	// Style is the instruction style of the observations.
-	Style core.Style
+	Style envs.Style
 }
 
 // Validate reports the first invalid field, naming it and its allowed range.
@@ -64,9 +64,9 @@ type Env struct {
 }
 
 var (
-	_ core.Env           = (*Env)(nil)
-	_ core.ActionSampler = (*Env)(nil)
-	_ core.Describer     = (*Env)(nil)
+	_ envs.Env           = (*Env)(nil)
+	_ envs.ActionSampler = (*Env)(nil)
+	_ envs.Describer     = (*Env)(nil)
 )
 
 // rngStream is the second PCG word, apart from other envs' streams.
@@ -88,7 +88,7 @@ func New(cfg Config) (*Env, error) {
 }
 
 // Reset starts a new episode; the same seed gives the same episode.
-func (e *Env) Reset(seed uint64) (string, core.Info, error) {
+func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	e.src.Seed(seed, rngStream)
 	if e.cfg.Random {
 		e.lv = randomLevels[e.rng.IntN(len(randomLevels))]
@@ -109,17 +109,17 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	}
 	e.best = 0
 	e.ep.Start()
-	info := core.Info{core.InfoMaxTurns: e.lv.MaxTurns, "length": e.lv.Length, "digits": e.lv.Digits}
+	info := envs.Info{envs.InfoMaxTurns: e.lv.MaxTurns, "length": e.lv.Length, "digits": e.lv.Digits}
 	return e.intro(), info, nil
 }
 
 // Step plays one guess.
-func (e *Env) Step(action string) (core.Step, error) {
+func (e *Env) Step(action string) (envs.Step, error) {
 	info, err := e.ep.Begin()
 	if err != nil {
-		return core.Step{}, err
+		return envs.Step{}, err
 	}
-	content, ok := core.LastBoxed(action)
+	content, ok := envs.LastBoxed(action)
 	var n int
 	if ok {
 		e.guess, n, ok = parseGuess(content, e.guess)
@@ -131,8 +131,8 @@ func (e *Env) Step(action string) (core.Step, error) {
 	last := e.ep.Turn >= e.lv.MaxTurns
 
 	if problem := e.check(n); problem != "" {
-		info[core.InfoInvalid] = true
-		st := core.Step{Obs: e.invalid(n, problem, last), Info: info}
+		info[envs.InfoInvalid] = true
+		st := envs.Step{Obs: e.invalid(n, problem, last), Info: info}
 		if last {
 			e.end(info, false)
 			st.Truncated = true
@@ -142,7 +142,7 @@ func (e *Env) Step(action string) (core.Step, error) {
 
 	black, white := score(e.code, e.guess, e.lv.Digits)
 	info["black"], info["white"] = black, white
-	st := core.Step{Info: info}
+	st := envs.Step{Info: info}
 	if black > e.best {
 		st.Reward = float64(black-e.best) / float64(e.lv.Length)
 		e.best = black
@@ -174,9 +174,9 @@ func (e *Env) check(n int) string {
 }
 
 // end closes the episode and reveals the code in info.
-func (e *Env) end(info core.Info, success bool) {
+func (e *Env) end(info envs.Info, success bool) {
 	e.ep.Active = false
-	info[core.InfoSuccess] = success
+	info[envs.InfoSuccess] = success
 	info["code"] = joinDigits(e.code, len(e.code))
 }
 

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit/gamekittest"
 )
 
@@ -19,12 +19,12 @@ const (
 	randomID = "game:Mastermind-v0-random"
 )
 
-func makeEnv(t testing.TB, id string, opts ...core.Option) core.Env {
+func makeEnv(t testing.TB, id string, opts ...envs.Option) envs.Env {
 	t.Helper()
-	return gamekittest.Make[core.Env](t, Register, id, opts...)
+	return gamekittest.Make[envs.Env](t, Register, id, opts...)
 }
 
-func step(t testing.TB, env core.Env, action string) core.Step {
+func step(t testing.TB, env envs.Env, action string) envs.Step {
 	t.Helper()
 	return gamekittest.Step(t, env, action)
 }
@@ -147,7 +147,7 @@ func TestCodeHasDistinctDigitsInRange(t *testing.T) {
 func TestSolveRewardsSumToOne(t *testing.T) {
 	for seed := uint64(0); seed < 20; seed++ {
 		code := playToLearnCode(t, hardID, seed)
-		env := makeEnv(t, hardID, core.With("style", "brief"))
+		env := makeEnv(t, hardID, envs.With("style", "brief"))
 		_, _, err := env.Reset(seed)
 		require.NoError(t, err)
 		// Reveal the code one position at a time, filling the rest with a
@@ -177,7 +177,7 @@ func TestSolveRewardsSumToOne(t *testing.T) {
 			} else {
 				require.True(t, st.Terminated)
 				require.False(t, st.Truncated)
-				require.Equal(t, true, st.Info[core.InfoSuccess])
+				require.Equal(t, true, st.Info[envs.InfoSuccess])
 				require.Equal(t, strings.Join(g, " ")+": black 4, white 0", st.Obs)
 			}
 		}
@@ -210,7 +210,7 @@ func TestJumpRewardIsDifference(t *testing.T) {
 }
 
 func TestInvalidMoves(t *testing.T) {
-	env := makeEnv(t, hardID, core.With("style", "brief"))
+	env := makeEnv(t, hardID, envs.With("style", "brief"))
 	_, _, err := env.Reset(1)
 	require.NoError(t, err)
 	for _, tc := range []struct{ action, obs string }{
@@ -226,18 +226,18 @@ func TestInvalidMoves(t *testing.T) {
 		assert.Equal(t, tc.obs, st.Obs, tc.action)
 		assert.Equal(t, 0.0, st.Reward, tc.action)
 		assert.False(t, st.Done(), tc.action)
-		assert.Equal(t, true, st.Info[core.InfoInvalid], tc.action)
+		assert.Equal(t, true, st.Info[envs.InfoInvalid], tc.action)
 	}
 }
 
 func TestAcceptedForms(t *testing.T) {
 	for _, a := range []string{`\boxed{1 2 3 4}`, `\boxed{1,2,3,4}`, `\boxed{1, 2, 3, 4}`, `\boxed{1234}`, `\boxed{ 1234 }`, `x \boxed{9} y \boxed{1 2	3 4}`} {
-		env := makeEnv(t, hardID, core.With("style", "brief"))
+		env := makeEnv(t, hardID, envs.With("style", "brief"))
 		_, _, err := env.Reset(2)
 		require.NoError(t, err)
 		st := step(t, env, a)
-		require.Nil(t, st.Info[core.InfoFormatError], a)
-		require.Nil(t, st.Info[core.InfoInvalid], a)
+		require.Nil(t, st.Info[envs.InfoFormatError], a)
+		require.Nil(t, st.Info[envs.InfoInvalid], a)
 		require.True(t, strings.HasPrefix(st.Obs, "1 2 3 4: black "), "%s -> %s", a, st.Obs)
 	}
 }
@@ -248,13 +248,13 @@ func TestFormatErrorTerminates(t *testing.T) {
 		_, _, err := env.Reset(3)
 		require.NoError(t, err)
 		st := step(t, env, a)
-		assert.Equal(t, core.RewardFormatError, st.Reward, a)
+		assert.Equal(t, envs.RewardFormatError, st.Reward, a)
 		assert.True(t, st.Terminated, a)
 		assert.False(t, st.Truncated, a)
-		assert.Equal(t, true, st.Info[core.InfoFormatError], a)
-		assert.Equal(t, false, st.Info[core.InfoSuccess], a)
+		assert.Equal(t, true, st.Info[envs.InfoFormatError], a)
+		assert.Equal(t, false, st.Info[envs.InfoSuccess], a)
 		_, err = env.Step(`\boxed{1 2}`)
-		assert.ErrorIs(t, err, core.ErrNotReset, a)
+		assert.ErrorIs(t, err, envs.ErrNotReset, a)
 	}
 }
 
@@ -264,14 +264,14 @@ func TestTurnLimitTruncates(t *testing.T) {
 	for contains(code, wrong) {
 		wrong++
 	}
-	env := makeEnv(t, easyID, core.With("style", "brief"))
+	env := makeEnv(t, easyID, envs.With("style", "brief"))
 	_, info, err := env.Reset(5)
 	require.NoError(t, err)
-	require.Equal(t, 10, info[core.InfoMaxTurns])
+	require.Equal(t, 10, info[envs.InfoMaxTurns])
 	g := `\boxed{` + strconv.Itoa(wrong) + " " + strconv.Itoa(wrong) + `}`
 	for turn := 1; turn <= 10; turn++ {
 		st := step(t, env, g)
-		require.Equal(t, turn, st.Info[core.InfoTurn])
+		require.Equal(t, turn, st.Info[envs.InfoTurn])
 		require.Equal(t, 0.0, st.Reward)
 		if turn < 10 {
 			require.False(t, st.Done())
@@ -279,26 +279,26 @@ func TestTurnLimitTruncates(t *testing.T) {
 		}
 		require.True(t, st.Truncated)
 		require.False(t, st.Terminated)
-		require.Equal(t, false, st.Info[core.InfoSuccess])
+		require.Equal(t, false, st.Info[envs.InfoSuccess])
 		require.Equal(t, joinDigits(code, 2), st.Info["code"])
 		require.Equal(t, strconv.Itoa(wrong)+" "+strconv.Itoa(wrong)+": black 0, white 0; out of turns", st.Obs)
 	}
 	_, err = env.Step(g)
-	require.ErrorIs(t, err, core.ErrNotReset)
+	require.ErrorIs(t, err, envs.ErrNotReset)
 }
 
 func TestStepBeforeReset(t *testing.T) {
 	_, err := makeEnv(t, easyID).Step(`\boxed{1 2}`)
-	require.ErrorIs(t, err, core.ErrNotReset)
+	require.ErrorIs(t, err, envs.ErrNotReset)
 }
 
 func TestRandomLevels(t *testing.T) {
-	env := makeEnv(t, randomID, core.With("style", "brief"))
+	env := makeEnv(t, randomID, envs.With("style", "brief"))
 	seen := map[Level]bool{}
 	for seed := uint64(0); seed < 200; seed++ {
 		obs, info, err := env.Reset(seed)
 		require.NoError(t, err)
-		lv := Level{info["length"].(int), info["digits"].(int), info[core.InfoMaxTurns].(int)}
+		lv := Level{info["length"].(int), info["digits"].(int), info[envs.InfoMaxTurns].(int)}
 		require.Contains(t, randomLevels[:], lv)
 		seen[lv] = true
 		require.True(t, strings.HasPrefix(obs, "Find the code of "+strconv.Itoa(lv.Length)+" distinct digits 1-"+strconv.Itoa(lv.Digits)+" in "+strconv.Itoa(lv.MaxTurns)+" turns."), obs)
@@ -307,10 +307,10 @@ func TestRandomLevels(t *testing.T) {
 }
 
 func TestBriefIntro(t *testing.T) {
-	obs, info, err := makeEnv(t, hardID, core.With("style", "brief")).Reset(0)
+	obs, info, err := makeEnv(t, hardID, envs.With("style", "brief")).Reset(0)
 	require.NoError(t, err)
 	require.Equal(t, `Find the code of 4 distinct digits 1-8 in 30 turns. Answer \boxed{d d d d}.`, obs)
-	require.Equal(t, 30, info[core.InfoMaxTurns])
+	require.Equal(t, 30, info[envs.InfoMaxTurns])
 	obs, _, err = makeEnv(t, hardID).Reset(0)
 	require.NoError(t, err)
 	require.Contains(t, obs, `\boxed{1 2 3 4}`)
@@ -328,31 +328,31 @@ func TestSampleActionParses(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, id := range []string{easyID, hardID, randomID} {
 		env := makeEnv(t, id)
-		s := env.(core.ActionSampler)
+		s := env.(envs.ActionSampler)
 		for seed := uint64(0); seed < 300; seed++ {
 			_, _, err := env.Reset(seed)
 			require.NoError(t, err)
 			a := s.SampleAction(r)
 			st := step(t, env, a)
-			require.Nil(t, st.Info[core.InfoFormatError], "%s: %q", id, a)
-			require.Nil(t, st.Info[core.InfoInvalid], "%s: %q", id, a)
+			require.Nil(t, st.Info[envs.InfoFormatError], "%s: %q", id, a)
+			require.Nil(t, st.Info[envs.InfoInvalid], "%s: %q", id, a)
 		}
 	}
 }
 
 func TestBadOptions(t *testing.T) {
-	r := core.NewRegistry()
+	r := envs.NewRegistry()
 	require.NoError(t, Register(r))
 	for _, tc := range []struct {
 		id   string
-		opts []core.Option
+		opts []envs.Option
 		want string
 	}{
-		{easyID, []core.Option{core.With("length", 0)}, "length"},
-		{easyID, []core.Option{core.With("digits", 10)}, "digits"},
-		{easyID, []core.Option{core.With("length", 5), core.With("digits", 4)}, "length = 5 exceeds digits = 4"},
-		{hardID, []core.Option{core.With("max_turns", -1)}, "max_turns"},
-		{randomID, []core.Option{core.With("length", 3)}, "unknown option length"},
+		{easyID, []envs.Option{envs.With("length", 0)}, "length"},
+		{easyID, []envs.Option{envs.With("digits", 10)}, "digits"},
+		{easyID, []envs.Option{envs.With("length", 5), envs.With("digits", 4)}, "length = 5 exceeds digits = 4"},
+		{hardID, []envs.Option{envs.With("max_turns", -1)}, "max_turns"},
+		{randomID, []envs.Option{envs.With("length", 3)}, "unknown option length"},
 	} {
 		_, err := r.Make(tc.id, tc.opts...)
 		require.Error(t, err)

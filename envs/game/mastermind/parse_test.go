@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 )
 
 func TestParseGuess(t *testing.T) {
@@ -64,7 +64,7 @@ func FuzzStep(f *testing.F) {
 	for _, s := range []string{`\boxed{1 2 3 4}`, `\boxed{1111}`, `\boxed{}`, `\boxed{9 9 9 9}`, `}{\boxed{`} {
 		f.Add(s, uint64(1))
 	}
-	env, err := New(Config{Level: Level{4, 8, 3}, Style: core.StyleBrief})
+	env, err := New(Config{Level: Level{4, 8, 3}, Style: envs.StyleBrief})
 	require.NoError(f, err)
 	f.Fuzz(func(t *testing.T, action string, seed uint64) {
 		_, _, err := env.Reset(seed)
@@ -72,7 +72,7 @@ func FuzzStep(f *testing.F) {
 		for range 3 {
 			st, err := env.Step(action)
 			require.NoError(t, err)
-			ok := st.Reward == core.RewardFormatError || st.Reward == 0 || st.Reward == 0.25 || st.Reward == 0.5 || st.Reward == 0.75 || st.Reward == 1
+			ok := st.Reward == envs.RewardFormatError || st.Reward == 0 || st.Reward == 0.25 || st.Reward == 0.5 || st.Reward == 0.75 || st.Reward == 1
 			require.True(t, ok, "reward %v", st.Reward)
 			require.NotContains(t, st.Obs, "\n")
 			if st.Done() {

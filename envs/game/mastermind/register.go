@@ -1,7 +1,7 @@
 package mastermind
 
 import (
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
@@ -10,7 +10,7 @@ import (
 // Options: "style" ("gem" or "brief"), "max_turns" (1–1000; default the
 // level's), and for -easy and -hard "length" (1–9) and "digits" (1–9,
 // at least length; default the level's).
-func Register(r *core.Registry) error {
+func Register(r *envs.Registry) error {
 	return gamekit.Register(r, "game:Mastermind-v0-", []gamekit.Level[Config]{
 		{Name: "easy", Desc: "Mastermind: find a code of 2 distinct digits 1-6 from black/white pegs within 10 turns.", Value: Config{Level: Level{2, 6, 10}}},
 		{Name: "hard", Desc: "Mastermind: find a code of 4 distinct digits 1-8 from black/white pegs within 30 turns.", Value: Config{Level: Level{4, 8, 30}}},
@@ -19,8 +19,8 @@ func Register(r *core.Registry) error {
 }
 
 // factory reads the options of a level into a Config.
-func factory(level Config) core.Factory {
-	return func(o *core.Options) (core.Env, error) {
+func factory(level Config) envs.Factory {
+	return func(o *envs.Options) (envs.Env, error) {
 		cfg := level
 		cfg.Style, cfg.MaxTurns = gamekit.Common(o, level.MaxTurns, 1, 1000)
 		if !level.Random {

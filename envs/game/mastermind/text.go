@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 )
 
 // joinDigits writes the first n numbers of d separated by spaces, with
@@ -31,7 +31,7 @@ func (e *Env) intro() string {
 		example[i] = i + 1
 	}
 	ex := joinDigits(example, len(example))
-	if e.cfg.Style == core.StyleBrief {
+	if e.cfg.Style == envs.StyleBrief {
 		return "Find the code of " + length + " distinct digits 1-" + digits + " in " + turns +
 			" turns. Answer \\boxed{" + strings.Repeat("d ", e.lv.Length-1) + "d}."
 	}
@@ -47,7 +47,7 @@ func (e *Env) intro() string {
 // feedback is the observation of a legal guess.
 func (e *Env) feedback(black, white int, solved, last bool) string {
 	g := joinDigits(e.guess, len(e.guess))
-	if e.cfg.Style == core.StyleBrief {
+	if e.cfg.Style == envs.StyleBrief {
 		s := g + ": black " + strconv.Itoa(black) + ", white " + strconv.Itoa(white)
 		if last && !solved {
 			s += "; out of turns"
@@ -84,7 +84,7 @@ func (e *Env) invalid(n int, problem string, last bool) string {
 	} else {
 		why = "digits must be 1-" + strconv.Itoa(e.lv.Digits)
 	}
-	if e.cfg.Style == core.StyleBrief {
+	if e.cfg.Style == envs.StyleBrief {
 		if last {
 			why += "; out of turns"
 		}
@@ -99,7 +99,7 @@ func (e *Env) invalid(n int, problem string, last bool) string {
 
 // formatError is the observation of a step whose action did not parse.
 func (e *Env) formatError() string {
-	if e.cfg.Style == core.StyleBrief {
+	if e.cfg.Style == envs.StyleBrief {
 		return "no valid \\boxed{" + strings.Repeat("d ", e.lv.Length-1) + "d}: game over"
 	}
 	return "Turn " + strconv.Itoa(e.ep.Turn) + ": no valid guess was found (write the digits separated by spaces inside \\boxed{}). The game is over."

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 )
 
 // action is one parsed move.
@@ -27,7 +27,7 @@ func (a action) String() string {
 // not range-checked: an off-board cell is an invalid move, not a format
 // error.
 func parseAction(s string) (action, error) {
-	content, ok := core.LastBoxed(s)
+	content, ok := envs.LastBoxed(s)
 	if !ok {
 		return action{}, fmt.Errorf("no \\boxed{...} found")
 	}

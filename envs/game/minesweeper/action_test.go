@@ -3,7 +3,7 @@ package minesweeper
 import (
 	"testing"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -35,7 +35,7 @@ func FuzzParseAction(f *testing.F) {
 		if err != nil {
 			return
 		}
-		b, err := parseAction(core.Boxed(a.String()))
+		b, err := parseAction(envs.Boxed(a.String()))
 		require.NoError(t, err)
 		require.Equal(t, a, b)
 	})

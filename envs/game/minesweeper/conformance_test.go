@@ -6,14 +6,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/core"
 	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/gemgo/gemgo/envs/game/minesweeper"
 )
 
 // TestConformance runs the env conformance suite on every level and style.
 func TestConformance(t *testing.T) {
-	r := core.NewRegistry()
+	r := envs.NewRegistry()
 	require.NoError(t, minesweeper.Register(r))
 	ids := r.IDs()
 	require.Equal(t, []string{"game:Minesweeper-v0-easy", "game:Minesweeper-v0-hard", "game:Minesweeper-v0-random"}, ids)
@@ -21,7 +20,7 @@ func TestConformance(t *testing.T) {
 		require.NotEmpty(t, r.Description(id))
 		for _, style := range []string{"gem", "brief"} {
 			t.Run(id+"/"+style, func(t *testing.T) {
-				envtest.CheckEnv(t, func() (envs.Env, error) { return r.Make(id, core.With("style", style)) })
+				envtest.CheckEnv(t, func() (envs.Env, error) { return r.Make(id, envs.With("style", style)) })
 			})
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
@@ -20,7 +20,7 @@ type Level struct {
 // Env is a Minesweeper episode. Make it with New or through a Registry.
 type Env struct {
 	levels   []Level // one per fixed level; several for -random
-	style    core.Style
+	style    envs.Style
 	maxTurns int // 0: the level's own limit
 
 	pcg   *rand.PCG
@@ -33,14 +33,14 @@ type Env struct {
 }
 
 var (
-	_ core.Env           = (*Env)(nil)
-	_ core.ActionSampler = (*Env)(nil)
-	_ core.Describer     = (*Env)(nil)
+	_ envs.Env           = (*Env)(nil)
+	_ envs.ActionSampler = (*Env)(nil)
+	_ envs.Describer     = (*Env)(nil)
 )
 
 // New returns an env that plays one of levels (drawn on each Reset when
 // there are several). maxTurns 0 keeps each level's limit.
-func New(levels []Level, style core.Style, maxTurns int) (*Env, error) {
+func New(levels []Level, style envs.Style, maxTurns int) (*Env, error) {
 	if len(levels) == 0 {
 		return nil, fmt.Errorf("minesweeper: no levels given")
 	}
@@ -63,19 +63,19 @@ func (e *Env) Description() string {
 }
 
 // Reset starts a new board; the mines are placed at the first reveal.
-func (e *Env) Reset(seed uint64) (string, core.Info, error) {
+func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	e.pcg.Seed(seed, 0x6d696e6573) // "mines"
 	e.lv = gamekit.Pick(e.rng, e.levels)
 	e.b.reset(e.lv.Size, e.lv.Mines)
 	e.limit = gamekit.Limit(e.lv.Turns, e.maxTurns)
 	e.ep.Start()
 	obs := e.instructions() + "\n" + string(e.b.render(nil, false))
-	return obs, core.Info{core.InfoMaxTurns: e.limit, "level": e.lv.Name}, nil
+	return obs, envs.Info{envs.InfoMaxTurns: e.limit, "level": e.lv.Name}, nil
 }
 
 func (e *Env) instructions() string {
 	l := e.lv
-	if e.style == core.StyleBrief {
+	if e.style == envs.StyleBrief {
 		return fmt.Sprintf(`Minesweeper %dx%d, %d mines, %d turns. Reveal all safe cells. Answer \boxed{reveal r c} or \boxed{flag r c}, 0-indexed.`,
 			l.Size, l.Size, l.Mines, e.limit)
 	}
@@ -96,10 +96,10 @@ const (
 )
 
 // Step plays one move: see the package doc for the rules and rewards.
-func (e *Env) Step(text string) (core.Step, error) {
+func (e *Env) Step(text string) (envs.Step, error) {
 	info, err := e.ep.Begin()
 	if err != nil {
-		return core.Step{}, err
+		return envs.Step{}, err
 	}
 	a, err := parseAction(text)
 	if err != nil {
@@ -107,17 +107,17 @@ func (e *Env) Step(text string) (core.Step, error) {
 		return gamekit.FormatError(info, "Format error: "+err.Error()+`. Answer \boxed{reveal r c} or \boxed{flag r c}.`), nil
 	}
 	msg, reward, end, invalid := e.apply(a)
-	st := core.Step{Reward: reward, Info: info}
+	st := envs.Step{Reward: reward, Info: info}
 	if invalid {
-		info[core.InfoInvalid] = true
+		info[envs.InfoInvalid] = true
 	}
 	switch {
 	case end != goesOn:
 		st.Terminated = true
-		info[core.InfoSuccess] = end == won
+		info[envs.InfoSuccess] = end == won
 	case e.ep.Turn >= e.limit:
 		st.Truncated = true
-		info[core.InfoSuccess] = false
+		info[envs.InfoSuccess] = false
 		msg += " Out of turns."
 	}
 	if st.Done() {
@@ -187,5 +187,5 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 			cell = open[r.IntN(len(open))]
 		}
 	}
-	return core.Boxed(fmt.Sprintf("%s %d %d", verb, cell/n, cell%n))
+	return envs.Boxed(fmt.Sprintf("%s %d %d", verb, cell/n, cell%n))
 }

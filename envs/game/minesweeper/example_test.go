@@ -3,16 +3,16 @@ package minesweeper_test
 import (
 	"fmt"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/minesweeper"
 )
 
 func Example() {
-	r := core.NewRegistry()
+	r := envs.NewRegistry()
 	if err := minesweeper.Register(r); err != nil {
 		panic(err)
 	}
-	env, err := r.Make("game:Minesweeper-v0-easy", core.With("style", "brief"))
+	env, err := r.Make("game:Minesweeper-v0-easy", envs.With("style", "brief"))
 	if err != nil {
 		panic(err)
 	}
@@ -21,7 +21,7 @@ func Example() {
 		panic(err)
 	}
 	fmt.Println(obs)
-	st, err := env.Step(core.Boxed("reveal 2 2"))
+	st, err := env.Step(envs.Boxed("reveal 2 2"))
 	if err != nil {
 		panic(err)
 	}

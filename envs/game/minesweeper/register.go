@@ -1,7 +1,7 @@
 package minesweeper
 
 import (
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
@@ -20,7 +20,7 @@ func randomLevels() []Level {
 
 // Register adds game:Minesweeper-v0-easy, -hard and -random to r. Options:
 // style ("gem" or "brief") and max_turns (0 keeps the level's limit).
-func Register(r *core.Registry) error {
+func Register(r *envs.Registry) error {
 	return gamekit.Register(r, "game:Minesweeper-v0-", []gamekit.Level[[]Level]{
 		{Name: "easy", Desc: "Minesweeper 5×5 with 5 mines, 25 turns: reveal every safe cell", Value: []Level{easyLevel()}},
 		{Name: "hard", Desc: "Minesweeper 8×8 with 12 mines, 64 turns: reveal every safe cell", Value: []Level{hardLevel()}},

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
@@ -25,7 +25,7 @@ func (l Level) budget() int { return max(1, l.Turns*3/4) }
 // Env is a Sokoban episode. Make it with New or through a Registry.
 type Env struct {
 	levels   []Level
-	style    core.Style
+	style    envs.Style
 	maxTurns int // 0: the level's own limit
 
 	pcg      *rand.PCG
@@ -39,14 +39,14 @@ type Env struct {
 }
 
 var (
-	_ core.Env           = (*Env)(nil)
-	_ core.ActionSampler = (*Env)(nil)
-	_ core.Describer     = (*Env)(nil)
+	_ envs.Env           = (*Env)(nil)
+	_ envs.ActionSampler = (*Env)(nil)
+	_ envs.Describer     = (*Env)(nil)
 )
 
 // New returns an env that plays one of levels (drawn on each Reset when
 // there are several). maxTurns 0 keeps each level's limit.
-func New(levels []Level, style core.Style, maxTurns int) (*Env, error) {
+func New(levels []Level, style envs.Style, maxTurns int) (*Env, error) {
 	if len(levels) == 0 {
 		return nil, fmt.Errorf("sokoban: no levels given")
 	}
@@ -69,7 +69,7 @@ func (e *Env) Description() string {
 }
 
 // Reset generates a new solvable room.
-func (e *Env) Reset(seed uint64) (string, core.Info, error) {
+func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	e.pcg.Seed(seed, 0x736f6b6f) // "soko"
 	e.ep.Active = false
 	e.lv = gamekit.Pick(e.rng, e.levels)
@@ -81,11 +81,11 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	e.limit = gamekit.Limit(e.lv.Turns, e.maxTurns)
 	e.ep.Start()
 	obs := e.instructions() + "\n" + string(e.r.render(nil))
-	return obs, core.Info{core.InfoMaxTurns: e.limit, "level": e.lv.Name}, nil
+	return obs, envs.Info{envs.InfoMaxTurns: e.limit, "level": e.lv.Name}, nil
 }
 
 func (e *Env) instructions() string {
-	if e.style == core.StyleBrief {
+	if e.style == envs.StyleBrief {
 		return fmt.Sprintf(`Sokoban, %d turns: push every box ($) onto a target (.); # wall, _ floor, @ you, * box on target. Answer \boxed{up}, \boxed{down}, \boxed{left} or \boxed{right}.`,
 			e.limit)
 	}
@@ -97,20 +97,20 @@ func (e *Env) instructions() string {
 }
 
 // Step plays one move: see the package doc for the rules and rewards.
-func (e *Env) Step(text string) (core.Step, error) {
+func (e *Env) Step(text string) (envs.Step, error) {
 	info, err := e.ep.Begin()
 	if err != nil {
-		return core.Step{}, err
+		return envs.Step{}, err
 	}
 	d, err := parseAction(text)
 	if err != nil {
 		e.ep.Active = false
 		return gamekit.FormatError(info, "Format error: "+err.Error()+`. Answer \boxed{up}, \boxed{down}, \boxed{left} or \boxed{right}.`), nil
 	}
-	st := core.Step{Info: info}
+	st := envs.Step{Info: info}
 	var msg string
 	if why := e.r.blocked(d); why != "" {
-		info[core.InfoInvalid] = true
+		info[envs.InfoInvalid] = true
 		msg = "Invalid move: cannot go " + d.String() + ", " + why + "."
 	} else if e.r.move(d) {
 		msg = "Pushed a box " + d.String() + "."
@@ -121,13 +121,13 @@ func (e *Env) Step(text string) (core.Step, error) {
 	switch {
 	case on == boxes:
 		st.Terminated = true
-		st.Reward = core.RewardSuccess
-		info[core.InfoSuccess] = true
+		st.Reward = envs.RewardSuccess
+		info[envs.InfoSuccess] = true
 		msg += " Every box is on a target: you win!"
 	case e.ep.Turn >= e.limit:
 		st.Truncated = true
 		st.Reward = float64(on) / float64(boxes)
-		info[core.InfoSuccess] = false
+		info[envs.InfoSuccess] = false
 		msg += " Out of turns: " + strconv.Itoa(on) + " of " + strconv.Itoa(boxes) + " boxes on targets."
 	}
 	if st.Done() {
@@ -154,5 +154,5 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 			d = open[r.IntN(len(open))]
 		}
 	}
-	return core.Boxed(d.String())
+	return envs.Boxed(d.String())
 }

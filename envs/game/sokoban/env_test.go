@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit/gamekittest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -13,17 +13,17 @@ import (
 
 var ids = []string{"game:Sokoban-v0-easy", "game:Sokoban-v0-hard", "game:Sokoban-v0-random"}
 
-func registry(t testing.TB) *core.Registry {
+func registry(t testing.TB) *envs.Registry {
 	t.Helper()
 	return gamekittest.Registry(t, Register)
 }
 
-func make1(t testing.TB, id string, opts ...core.Option) *Env {
+func make1(t testing.TB, id string, opts ...envs.Option) *Env {
 	t.Helper()
 	return gamekittest.Make[*Env](t, Register, id, opts...)
 }
 
-func step(t testing.TB, e *Env, action string) core.Step {
+func step(t testing.TB, e *Env, action string) envs.Step {
 	t.Helper()
 	return gamekittest.Step(t, e, action)
 }
@@ -36,13 +36,13 @@ func TestPlaySolverSolution(t *testing.T) {
 		for seed := range uint64(15) {
 			obs, info, err := e.Reset(seed)
 			require.NoError(t, err)
-			require.Equal(t, e.lv.Turns, info[core.InfoMaxTurns])
+			require.Equal(t, e.lv.Turns, info[envs.InfoMaxTurns])
 			require.True(t, strings.HasSuffix(obs, string(e.r.render(nil))))
 			moves := moves(e.r, e.genSteps)
 			require.NotEmpty(t, moves, "%s seed %d", id, seed)
 			for k, d := range moves {
-				st := step(t, e, core.Boxed(d.String()))
-				require.Nil(t, st.Info[core.InfoInvalid])
+				st := step(t, e, envs.Boxed(d.String()))
+				require.Nil(t, st.Info[envs.InfoInvalid])
 				if k < len(moves)-1 {
 					require.False(t, st.Done())
 					require.Equal(t, 0.0, st.Reward)
@@ -51,10 +51,10 @@ func TestPlaySolverSolution(t *testing.T) {
 				require.True(t, st.Terminated)
 				require.False(t, st.Truncated)
 				require.Equal(t, 1.0, st.Reward)
-				require.Equal(t, true, st.Info[core.InfoSuccess])
+				require.Equal(t, true, st.Info[envs.InfoSuccess])
 			}
-			_, err = e.Step(core.Boxed("up"))
-			require.ErrorIs(t, err, core.ErrNotReset)
+			_, err = e.Step(envs.Boxed("up"))
+			require.ErrorIs(t, err, envs.ErrNotReset)
 		}
 	}
 }
@@ -66,24 +66,24 @@ func TestInvalidMovesGoOn(t *testing.T) {
 	e.r = parseRoom(smallRoom)
 	e.r.player = 2*6 + 1
 	before := string(e.r.render(nil))
-	st := step(t, e, core.Boxed("right"))
-	assert.Equal(t, true, st.Info[core.InfoInvalid])
+	st := step(t, e, envs.Boxed("right"))
+	assert.Equal(t, true, st.Info[envs.InfoInvalid])
 	assert.Equal(t, 0.0, st.Reward)
 	assert.False(t, st.Done())
 	assert.Contains(t, st.Obs, "cannot go right, the box would hit another box")
 	assert.Equal(t, before, string(e.r.render(nil)))
-	st = step(t, e, core.Boxed("Left"))
+	st = step(t, e, envs.Boxed("Left"))
 	assert.Contains(t, st.Obs, "a wall is in the way")
-	st = step(t, e, core.Boxed("up"))
-	assert.Nil(t, st.Info[core.InfoInvalid])
+	st = step(t, e, envs.Boxed("up"))
+	assert.Nil(t, st.Info[envs.InfoInvalid])
 	assert.Equal(t, "Moved up.", strings.SplitN(st.Obs, "\n", 2)[0])
 }
 
 func TestTurnLimitPartialReward(t *testing.T) {
-	e := make1(t, "game:Sokoban-v0-easy", core.With("max_turns", 2))
+	e := make1(t, "game:Sokoban-v0-easy", envs.With("max_turns", 2))
 	_, info, err := e.Reset(0)
 	require.NoError(t, err)
-	assert.Equal(t, 2, info[core.InfoMaxTurns])
+	assert.Equal(t, 2, info[envs.InfoMaxTurns])
 	// Two boxes; push one onto its target in two moves.
 	e.r = parseRoom(`
 ######
@@ -92,14 +92,14 @@ func TestTurnLimitPartialReward(t *testing.T) {
 #_$__#
 #_.__#
 ######`)
-	st := step(t, e, core.Boxed("right"))
+	st := step(t, e, envs.Boxed("right"))
 	assert.False(t, st.Done())
 	assert.Equal(t, 0.0, st.Reward)
-	st = step(t, e, core.Boxed("right"))
+	st = step(t, e, envs.Boxed("right"))
 	assert.True(t, st.Truncated)
 	assert.False(t, st.Terminated)
 	assert.Equal(t, 0.5, st.Reward, "one box of two on a target")
-	assert.Equal(t, false, st.Info[core.InfoSuccess])
+	assert.Equal(t, false, st.Info[envs.InfoSuccess])
 	assert.Contains(t, st.Obs, "1 of 2 boxes")
 
 	// At the limit with no box on a target the reward is 0.
@@ -112,8 +112,8 @@ func TestTurnLimitPartialReward(t *testing.T) {
 #_$__#
 #_.__#
 ######`)
-	step(t, e, core.Boxed("down"))
-	st = step(t, e, core.Boxed("down"))
+	step(t, e, envs.Boxed("down"))
+	st = step(t, e, envs.Boxed("down"))
 	assert.True(t, st.Truncated)
 	assert.Equal(t, 0.0, st.Reward)
 }
@@ -124,16 +124,16 @@ func TestFormatErrorTerminates(t *testing.T) {
 		_, _, err := e.Reset(1)
 		require.NoError(t, err)
 		st := step(t, e, action)
-		assert.Equal(t, core.RewardFormatError, st.Reward, action)
+		assert.Equal(t, envs.RewardFormatError, st.Reward, action)
 		assert.True(t, st.Terminated, action)
-		assert.Equal(t, true, st.Info[core.InfoFormatError], action)
-		assert.Equal(t, false, st.Info[core.InfoSuccess], action)
+		assert.Equal(t, true, st.Info[envs.InfoFormatError], action)
+		assert.Equal(t, false, st.Info[envs.InfoSuccess], action)
 	}
 }
 
 func TestStepBeforeReset(t *testing.T) {
-	_, err := make1(t, "game:Sokoban-v0-easy").Step(core.Boxed("up"))
-	assert.ErrorIs(t, err, core.ErrNotReset)
+	_, err := make1(t, "game:Sokoban-v0-easy").Step(envs.Boxed("up"))
+	assert.ErrorIs(t, err, envs.ErrNotReset)
 }
 
 func TestSameSeedSameEpisode(t *testing.T) {
@@ -148,7 +148,7 @@ func TestRandomDrawsBothLevels(t *testing.T) {
 	for seed := range uint64(40) {
 		_, info, err := e.Reset(seed)
 		require.NoError(t, err)
-		seen[e.r.n] = info[core.InfoMaxTurns].(int)
+		seen[e.r.n] = info[envs.InfoMaxTurns].(int)
 	}
 	assert.Equal(t, map[int]int{6: 20, 8: 50}, seen)
 }
@@ -167,7 +167,7 @@ func TestSampleActionAlwaysParses(t *testing.T) {
 				_, err := parseAction(a)
 				require.NoError(t, err, a)
 				st := step(t, e, a)
-				require.Nil(t, st.Info[core.InfoInvalid], "the sampler avoids blocked moves when it can")
+				require.Nil(t, st.Info[envs.InfoInvalid], "the sampler avoids blocked moves when it can")
 				if st.Done() {
 					break
 				}
@@ -178,11 +178,11 @@ func TestSampleActionAlwaysParses(t *testing.T) {
 
 func TestOptions(t *testing.T) {
 	r := registry(t)
-	_, err := r.Make("game:Sokoban-v0-easy", core.With("max_turns", 20000))
+	_, err := r.Make("game:Sokoban-v0-easy", envs.With("max_turns", 20000))
 	require.ErrorContains(t, err, "max_turns = 20000 is out of range")
-	_, err = r.Make("game:Sokoban-v0-easy", core.With("boxes", 3))
+	_, err = r.Make("game:Sokoban-v0-easy", envs.With("boxes", 3))
 	require.ErrorContains(t, err, "unknown option boxes")
-	e := make1(t, "game:Sokoban-v0-easy", core.With("style", "brief"))
+	e := make1(t, "game:Sokoban-v0-easy", envs.With("style", "brief"))
 	obs, _, err := e.Reset(0)
 	require.NoError(t, err)
 	assert.Len(t, strings.Split(obs, "\n"), 1+6, "one instruction line and 6 rows")

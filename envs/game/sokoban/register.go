@@ -1,7 +1,7 @@
 package sokoban
 
 import (
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
@@ -12,7 +12,7 @@ func hardLevel() Level { return Level{Name: "hard", Size: 8, Boxes: 4, Turns: 50
 // Register adds game:Sokoban-v0-easy, -hard and -random to r. Options:
 // style ("gem" or "brief") and max_turns (0 keeps the level's limit; rooms
 // are always built to be solvable within the level's own limit).
-func Register(r *core.Registry) error {
+func Register(r *envs.Registry) error {
 	return gamekit.Register(r, "game:Sokoban-v0-", []gamekit.Level[[]Level]{
 		{Name: "easy", Desc: "Sokoban 6×6 with 2 boxes, 20 turns: push every box onto a target", Value: []Level{easyLevel()}},
 		{Name: "hard", Desc: "Sokoban 8×8 with 4 boxes, 50 turns: push every box onto a target", Value: []Level{hardLevel()}},

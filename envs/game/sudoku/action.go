@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 )
 
 // action places num at (row, col), all 1-indexed as the player writes them.
@@ -17,7 +17,7 @@ func (a action) String() string { return fmt.Sprintf("%d %d %d", a.row, a.col, a
 // between the numbers). Values are not range-checked: an off-grid cell or a
 // number out of range is an invalid move, not a format error.
 func parseAction(s string) (action, error) {
-	content, ok := core.LastBoxed(s)
+	content, ok := envs.LastBoxed(s)
 	if !ok {
 		return action{}, fmt.Errorf("no \\boxed{...} found")
 	}

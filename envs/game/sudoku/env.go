@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
@@ -21,7 +21,7 @@ type Level struct {
 // Env is a Sudoku episode. Make it with New or through a Registry.
 type Env struct {
 	levels   []Level
-	style    core.Style
+	style    envs.Style
 	maxTurns int // 0: the level's own limit
 
 	pcg      *rand.PCG
@@ -39,14 +39,14 @@ type Env struct {
 }
 
 var (
-	_ core.Env           = (*Env)(nil)
-	_ core.ActionSampler = (*Env)(nil)
-	_ core.Describer     = (*Env)(nil)
+	_ envs.Env           = (*Env)(nil)
+	_ envs.ActionSampler = (*Env)(nil)
+	_ envs.Describer     = (*Env)(nil)
 )
 
 // New returns an env that plays one of levels (drawn on each Reset when
 // there are several). maxTurns 0 keeps each level's limit.
-func New(levels []Level, style core.Style, maxTurns int) (*Env, error) {
+func New(levels []Level, style envs.Style, maxTurns int) (*Env, error) {
 	if len(levels) == 0 {
 		return nil, fmt.Errorf("sudoku: no levels given")
 	}
@@ -71,7 +71,7 @@ func (e *Env) Description() string {
 }
 
 // Reset generates a new puzzle with a unique solution.
-func (e *Env) Reset(seed uint64) (string, core.Info, error) {
+func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	e.pcg.Seed(seed, 0x7375646f6b75) // "sudoku"
 	e.lv = gamekit.Pick(e.rng, e.levels)
 	e.sh = shape{n: e.lv.Box * e.lv.Box, b: e.lv.Box}
@@ -87,12 +87,12 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	e.limit = gamekit.Limit(e.lv.Turns, e.maxTurns)
 	e.ep.Start()
 	obs := e.instructions() + "\n" + string(e.sh.render(nil, e.grid))
-	return obs, core.Info{core.InfoMaxTurns: e.limit, "level": e.lv.Name, "empty_cells": e.empty}, nil
+	return obs, envs.Info{envs.InfoMaxTurns: e.limit, "level": e.lv.Name, "empty_cells": e.empty}, nil
 }
 
 func (e *Env) instructions() string {
 	n, b := e.sh.n, e.sh.b
-	if e.style == core.StyleBrief {
+	if e.style == envs.StyleBrief {
 		return fmt.Sprintf(`Sudoku %dx%d, %d turns. Fill each '.' so rows, columns and %dx%d boxes hold 1-%d once. Answer \boxed{row col num}, 1-indexed.`,
 			n, n, e.limit, b, b, n)
 	}
@@ -104,10 +104,10 @@ func (e *Env) instructions() string {
 }
 
 // Step plays one placement: see the package doc for the rules and rewards.
-func (e *Env) Step(text string) (core.Step, error) {
+func (e *Env) Step(text string) (envs.Step, error) {
 	info, err := e.ep.Begin()
 	if err != nil {
-		return core.Step{}, err
+		return envs.Step{}, err
 	}
 	a, err := parseAction(text)
 	if err != nil {
@@ -115,18 +115,18 @@ func (e *Env) Step(text string) (core.Step, error) {
 		return gamekit.FormatError(info, "Format error: "+err.Error()+`. Answer \boxed{row col num}.`), nil
 	}
 	msg, reward, invalid := e.apply(a)
-	st := core.Step{Reward: reward, Info: info}
+	st := envs.Step{Reward: reward, Info: info}
 	if invalid {
-		info[core.InfoInvalid] = true
+		info[envs.InfoInvalid] = true
 	}
 	switch {
 	case e.left == 0:
 		st.Terminated = true
-		info[core.InfoSuccess] = true
+		info[envs.InfoSuccess] = true
 		msg += " The grid is complete: you win!"
 	case e.ep.Turn >= e.limit:
 		st.Truncated = true
-		info[core.InfoSuccess] = false
+		info[envs.InfoSuccess] = false
 		msg += " Out of turns."
 	}
 	if st.Done() {
@@ -166,7 +166,7 @@ func (e *Env) apply(a action) (msg string, reward float64, invalid bool) {
 func (e *Env) SampleAction(r *rand.Rand) string {
 	if !e.ep.Active {
 		n := e.levels[0].Box * e.levels[0].Box
-		return core.Boxed(action{1 + r.IntN(n), 1 + r.IntN(n), 1 + r.IntN(n)}.String())
+		return envs.Boxed(action{1 + r.IntN(n), 1 + r.IntN(n), 1 + r.IntN(n)}.String())
 	}
 	n := e.sh.n
 	e.scratchC = e.scratchC[:0]
@@ -187,5 +187,5 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 	if len(cands) > 0 {
 		num = cands[r.IntN(len(cands))]
 	}
-	return core.Boxed(action{row + 1, col + 1, num}.String())
+	return envs.Boxed(action{row + 1, col + 1, num}.String())
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit/gamekittest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -14,17 +14,17 @@ import (
 
 var ids = []string{"game:Sudoku-v0-easy", "game:Sudoku-v0-hard", "game:Sudoku-v0-random"}
 
-func registry(t testing.TB) *core.Registry {
+func registry(t testing.TB) *envs.Registry {
 	t.Helper()
 	return gamekittest.Registry(t, Register)
 }
 
-func make1(t testing.TB, id string, opts ...core.Option) *Env {
+func make1(t testing.TB, id string, opts ...envs.Option) *Env {
 	t.Helper()
 	return gamekittest.Make[*Env](t, Register, id, opts...)
 }
 
-func step(t testing.TB, e *Env, action string) core.Step {
+func step(t testing.TB, e *Env, action string) envs.Step {
 	t.Helper()
 	return gamekittest.Step(t, e, action)
 }
@@ -46,7 +46,7 @@ func TestResetPuzzleIsUnique(t *testing.T) {
 		for seed := range uint64(60) {
 			obs, info, err := e.Reset(seed)
 			require.NoError(t, err)
-			require.Equal(t, e.lv.Turns, info[core.InfoMaxTurns])
+			require.Equal(t, e.lv.Turns, info[envs.InfoMaxTurns])
 			require.Equal(t, len(emptyCells(e)), info["empty_cells"])
 			require.Equal(t, 1, naiveCount(e.grid, e.lv.Box, 2), "%s seed %d", id, seed)
 			require.True(t, strings.HasSuffix(obs, string(e.sh.render(nil, e.grid))))
@@ -63,7 +63,7 @@ func TestSolveSumsToOne(t *testing.T) {
 			empty := emptyCells(e)
 			require.LessOrEqual(t, len(empty), e.lv.Turns, "solvable within the turn limit")
 			total := 0.0
-			var st core.Step
+			var st envs.Step
 			for k, i := range empty {
 				n := e.sh.n
 				st = step(t, e, fmt.Sprintf(`\boxed{%d %d %d}`, i/n+1, i%n+1, e.sol[i]))
@@ -72,10 +72,10 @@ func TestSolveSumsToOne(t *testing.T) {
 				total += st.Reward
 			}
 			require.True(t, st.Terminated)
-			require.Equal(t, true, st.Info[core.InfoSuccess])
+			require.Equal(t, true, st.Info[envs.InfoSuccess])
 			require.InDelta(t, 1.0, total, 1e-9)
-			_, err = e.Step(core.Boxed("1 1 1"))
-			require.ErrorIs(t, err, core.ErrNotReset)
+			_, err = e.Step(envs.Boxed("1 1 1"))
+			require.ErrorIs(t, err, envs.ErrNotReset)
 		}
 	}
 }
@@ -102,19 +102,19 @@ func TestWrongAndOverwritePlaceNothing(t *testing.T) {
 		{"0 1 1", "from 1 to 9"},
 		{"1 1 10", "from 1 to 9"},
 	} {
-		st := step(t, e, core.Boxed(c.action))
+		st := step(t, e, envs.Boxed(c.action))
 		assert.Equal(t, 0.0, st.Reward, c.action)
-		assert.Equal(t, true, st.Info[core.InfoInvalid], c.action)
+		assert.Equal(t, true, st.Info[envs.InfoInvalid], c.action)
 		assert.False(t, st.Done())
 		assert.Contains(t, st.Obs, c.why, c.action)
 		assert.Equal(t, before, e.grid, "nothing placed by %s", c.action)
 	}
-	st := step(t, e, core.Boxed(fmt.Sprintf("%d, %d, %d", i/n+1, i%n+1, e.sol[i])))
+	st := step(t, e, envs.Boxed(fmt.Sprintf("%d, %d, %d", i/n+1, i%n+1, e.sol[i])))
 	assert.InDelta(t, 1/float64(len(empty)), st.Reward, 1e-12)
-	st = step(t, e, core.Boxed(fmt.Sprintf("%d %d %d", i/n+1, i%n+1, e.sol[i])))
+	st = step(t, e, envs.Boxed(fmt.Sprintf("%d %d %d", i/n+1, i%n+1, e.sol[i])))
 	assert.Equal(t, 0.0, st.Reward, "placing the same number twice is an overwrite")
-	assert.Equal(t, true, st.Info[core.InfoInvalid])
-	assert.Equal(t, 6, st.Info[core.InfoTurn])
+	assert.Equal(t, true, st.Info[envs.InfoInvalid])
+	assert.Equal(t, 6, st.Info[envs.InfoTurn])
 }
 
 func TestWrongNumberMessageNamesTheClash(t *testing.T) {
@@ -126,7 +126,7 @@ func TestWrongNumberMessageNamesTheClash(t *testing.T) {
 	r, c := i/n, i%n
 	for k := range n {
 		if v := e.grid[r*n+k]; v != 0 {
-			st := step(t, e, core.Boxed(fmt.Sprintf("%d %d %d", r+1, c+1, v)))
+			st := step(t, e, envs.Boxed(fmt.Sprintf("%d %d %d", r+1, c+1, v)))
 			assert.Contains(t, st.Obs, fmt.Sprintf("%d is already in that row", v))
 			return
 		}
@@ -140,28 +140,28 @@ func TestFormatErrorTerminates(t *testing.T) {
 		_, _, err := e.Reset(1)
 		require.NoError(t, err)
 		st := step(t, e, action)
-		assert.Equal(t, core.RewardFormatError, st.Reward, action)
+		assert.Equal(t, envs.RewardFormatError, st.Reward, action)
 		assert.True(t, st.Terminated, action)
-		assert.Equal(t, true, st.Info[core.InfoFormatError], action)
-		assert.Equal(t, false, st.Info[core.InfoSuccess], action)
+		assert.Equal(t, true, st.Info[envs.InfoFormatError], action)
+		assert.Equal(t, false, st.Info[envs.InfoSuccess], action)
 	}
 }
 
 func TestTurnLimitTruncates(t *testing.T) {
-	e := make1(t, "game:Sudoku-v0-easy", core.With("max_turns", 2))
+	e := make1(t, "game:Sudoku-v0-easy", envs.With("max_turns", 2))
 	_, info, err := e.Reset(2)
 	require.NoError(t, err)
-	assert.Equal(t, 2, info[core.InfoMaxTurns])
-	assert.False(t, step(t, e, core.Boxed("9 9 9")).Done())
-	st := step(t, e, core.Boxed("9 9 9"))
+	assert.Equal(t, 2, info[envs.InfoMaxTurns])
+	assert.False(t, step(t, e, envs.Boxed("9 9 9")).Done())
+	st := step(t, e, envs.Boxed("9 9 9"))
 	assert.True(t, st.Truncated)
 	assert.False(t, st.Terminated)
-	assert.Equal(t, false, st.Info[core.InfoSuccess])
+	assert.Equal(t, false, st.Info[envs.InfoSuccess])
 }
 
 func TestStepBeforeReset(t *testing.T) {
-	_, err := make1(t, "game:Sudoku-v0-easy").Step(core.Boxed("1 1 1"))
-	assert.ErrorIs(t, err, core.ErrNotReset)
+	_, err := make1(t, "game:Sudoku-v0-easy").Step(envs.Boxed("1 1 1"))
+	assert.ErrorIs(t, err, envs.ErrNotReset)
 }
 
 func TestSameSeedSameEpisode(t *testing.T) {
@@ -207,11 +207,11 @@ func TestSampleActionAlwaysParses(t *testing.T) {
 
 func TestOptions(t *testing.T) {
 	r := registry(t)
-	_, err := r.Make("game:Sudoku-v0-easy", core.With("max_turns", "many"))
+	_, err := r.Make("game:Sudoku-v0-easy", envs.With("max_turns", "many"))
 	require.ErrorContains(t, err, "max_turns")
-	_, err = r.Make("game:Sudoku-v0-easy", core.With("style", 3))
+	_, err = r.Make("game:Sudoku-v0-easy", envs.With("style", 3))
 	require.ErrorContains(t, err, "style")
-	e := make1(t, "game:Sudoku-v0-hard", core.With("style", "brief"))
+	e := make1(t, "game:Sudoku-v0-hard", envs.With("style", "brief"))
 	obs, _, err := e.Reset(0)
 	require.NoError(t, err)
 	lines := strings.Split(obs, "\n")

@@ -3,16 +3,16 @@ package sudoku_test
 import (
 	"fmt"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/sudoku"
 )
 
 func Example() {
-	r := core.NewRegistry()
+	r := envs.NewRegistry()
 	if err := sudoku.Register(r); err != nil {
 		panic(err)
 	}
-	env, err := r.Make("game:Sudoku-v0-easy", core.With("style", "brief"))
+	env, err := r.Make("game:Sudoku-v0-easy", envs.With("style", "brief"))
 	if err != nil {
 		panic(err)
 	}
@@ -21,7 +21,7 @@ func Example() {
 		panic(err)
 	}
 	fmt.Println(obs)
-	st, err := env.Step(core.Boxed("1 3 3"))
+	st, err := env.Step(envs.Boxed("1 3 3"))
 	if err != nil {
 		panic(err)
 	}

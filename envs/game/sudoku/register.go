@@ -1,7 +1,7 @@
 package sudoku
 
 import (
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
@@ -11,7 +11,7 @@ func hardLevel() Level { return Level{Name: "hard", Box: 3, Clues: 50, Turns: 50
 
 // Register adds game:Sudoku-v0-easy, -hard and -random to r. Options: style
 // ("gem" or "brief") and max_turns (0 keeps the level's limit).
-func Register(r *core.Registry) error {
+func Register(r *envs.Registry) error {
 	return gamekit.Register(r, "game:Sudoku-v0-", []gamekit.Level[[]Level]{
 		{Name: "easy", Desc: "Sudoku 4×4 with 10 clues, 15 turns, unique solution", Value: []Level{easyLevel()}},
 		{Name: "hard", Desc: "Sudoku 9×9 with 50 clues, 50 turns, unique solution", Value: []Level{hardLevel()}},

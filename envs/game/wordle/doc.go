@@ -7,7 +7,7 @@
 //
 // The action is the last \boxed{WORD} of the response (case-insensitive).
 // A box whose content is not a run of letters a–z is a format error
-// (reward core.RewardFormatError, the episode terminates). A guess of the
+// (reward envs.RewardFormatError, the episode terminates). A guess of the
 // wrong length, a word not in the word list (GEM accepts any string: a flaw
 // gemgo fixes) or a repeated guess is an invalid move: reward 0, a message,
 // the episode goes on. Every step counts towards the turn limit.

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 	"github.com/gemgo/gemgo/envs/game/words"
 )
@@ -20,8 +20,8 @@ type Config struct {
 	// Level is "easy" (3 letters), "hard" (5) or "random" (3 to 5, drawn on
 	// each Reset).
 	Level string
-	// Style of the instructions: core.StyleGEM (default) or core.StyleBrief.
-	Style core.Style
+	// Style of the instructions: envs.StyleGEM (default) or envs.StyleBrief.
+	Style envs.Style
 	// MaxTurns overrides the turn limit (default TurnsPerLetter × length).
 	MaxTurns int
 	// Words is the list of secret words and accepted guesses (default
@@ -59,9 +59,9 @@ type Env struct {
 }
 
 var (
-	_ core.Env           = (*Env)(nil)
-	_ core.ActionSampler = (*Env)(nil)
-	_ core.Describer     = (*Env)(nil)
+	_ envs.Env           = (*Env)(nil)
+	_ envs.ActionSampler = (*Env)(nil)
+	_ envs.Describer     = (*Env)(nil)
 )
 
 // New returns a Wordle env. The word list must hold words of every length
@@ -88,7 +88,7 @@ func New(cfg Config) (*Env, error) {
 	return e, nil
 }
 
-// Description implements core.Describer.
+// Description implements envs.Describer.
 func (e *Env) Description() string {
 	return fmt.Sprintf("Wordle (%s): find a secret %s-letter word from G/Y/X feedback", e.cfg.Level, e.lengthText())
 }
@@ -105,7 +105,7 @@ func (e *Env) lengthText() string {
 func (e *Env) Answer() string { return e.answer }
 
 // Reset starts an episode: the secret word is drawn by the seed alone.
-func (e *Env) Reset(seed uint64) (string, core.Info, error) {
+func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	e.src.Seed(seed, 0x776f72646c65) // "wordle"
 	n := e.lo + e.rng.IntN(e.hi-e.lo+1)
 	pool := e.list.OfLength(n)
@@ -119,11 +119,11 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 	clear(e.green)
 	e.marks = slices.Grow(e.marks[:0], n)[:n]
 	e.guesses = e.guesses[:0]
-	return e.instructions(n), core.Info{core.InfoMaxTurns: e.maxTurns}, nil
+	return e.instructions(n), envs.Info{envs.InfoMaxTurns: e.maxTurns}, nil
 }
 
 func (e *Env) instructions(n int) string {
-	if e.cfg.Style == core.StyleBrief {
+	if e.cfg.Style == envs.StyleBrief {
 		return fmt.Sprintf("Wordle: guess the %d-letter word in %d turns. Reply \\boxed{WORD}. G=right spot, Y=wrong spot, X=absent.", n, e.maxTurns)
 	}
 	return fmt.Sprintf("You are playing Wordle. Find the secret %d-letter English word in at most %d guesses.\n"+
@@ -155,14 +155,14 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 		n = e.lo + r.IntN(e.hi-e.lo+1)
 	}
 	pool := e.list.OfLength(n)
-	return core.Boxed(strings.ToUpper(pool[r.IntN(len(pool))]))
+	return envs.Boxed(strings.ToUpper(pool[r.IntN(len(pool))]))
 }
 
 // Step plays one guess.
-func (e *Env) Step(action string) (core.Step, error) {
+func (e *Env) Step(action string) (envs.Step, error) {
 	info, err := e.ep.Begin()
 	if err != nil {
-		return core.Step{}, err
+		return envs.Step{}, err
 	}
 	n := len(e.answer)
 	guess, ok := ParseGuess(action)
@@ -170,22 +170,22 @@ func (e *Env) Step(action string) (core.Step, error) {
 		e.ep.Active = false
 		return gamekit.FormatError(info, fmt.Sprintf("Format error: no guess found. Reply with a %d-letter word in \\boxed{}.", n)), nil
 	}
-	var st core.Step
+	var st envs.Step
 	if why := e.invalid(guess); why != "" {
-		info[core.InfoInvalid] = true
+		info[envs.InfoInvalid] = true
 		st.Obs = why
 	} else {
 		st = e.score(guess)
 	}
 	st.Info = info
 	if st.Terminated {
-		info[core.InfoSuccess] = true
+		info[envs.InfoSuccess] = true
 		e.ep.Active = false
 		return st, nil
 	}
 	if e.ep.Turn >= e.maxTurns {
 		st.Truncated = true
-		info[core.InfoSuccess] = false
+		info[envs.InfoSuccess] = false
 		e.ep.Active = false
 		st.Obs += fmt.Sprintf(" Out of turns: the word was %s.", strings.ToUpper(e.answer))
 		return st, nil
@@ -217,7 +217,7 @@ func shown(guess string) string {
 }
 
 // score plays a legal guess.
-func (e *Env) score(guess string) core.Step {
+func (e *Env) score(guess string) envs.Step {
 	n := len(e.answer)
 	e.guesses = append(e.guesses, guess)
 	Feedback(e.marks, e.answer, guess)
@@ -246,5 +246,5 @@ func (e *Env) score(guess string) core.Step {
 	if solved {
 		fmt.Fprintf(&e.sb, " Solved in %d turns.", e.ep.Turn)
 	}
-	return core.Step{Obs: e.sb.String(), Reward: reward, Terminated: solved}
+	return envs.Step{Obs: e.sb.String(), Reward: reward, Terminated: solved}
 }

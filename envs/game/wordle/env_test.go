@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit/gamekittest"
 	"github.com/gemgo/gemgo/envs/game/words"
 	"github.com/stretchr/testify/assert"
@@ -21,7 +21,7 @@ func fixed(t *testing.T, level string, ws ...string) *Env {
 }
 
 // resetTo resets e with the first seed whose answer is want.
-func resetTo(t *testing.T, e *Env, want string) core.Info {
+func resetTo(t *testing.T, e *Env, want string) envs.Info {
 	t.Helper()
 	for seed := range uint64(1000) {
 		_, info, err := e.Reset(seed)
@@ -34,7 +34,7 @@ func resetTo(t *testing.T, e *Env, want string) core.Info {
 	return nil
 }
 
-func step(t *testing.T, e *Env, action string) core.Step {
+func step(t *testing.T, e *Env, action string) envs.Step {
 	t.Helper()
 	return gamekittest.Step(t, e, action)
 }
@@ -42,7 +42,7 @@ func step(t *testing.T, e *Env, action string) core.Step {
 func TestRewardsNewGreensAndSolve(t *testing.T) {
 	e := fixed(t, "hard", "crane", "trace", "crate", "brine", "plumb")
 	info := resetTo(t, e, "crane")
-	require.Equal(t, 25, info[core.InfoMaxTurns])
+	require.Equal(t, 25, info[envs.InfoMaxTurns])
 
 	st := step(t, e, `\boxed{PLUMB}`)
 	assert.Equal(t, "PLUMB: X X X X X. 24 turns left.", st.Obs)
@@ -60,12 +60,12 @@ func TestRewardsNewGreensAndSolve(t *testing.T) {
 	assert.InDelta(t, 0.5*1/5+0.5, st.Reward, 1e-12)
 	assert.True(t, st.Terminated)
 	assert.False(t, st.Truncated)
-	assert.Equal(t, true, st.Info[core.InfoSuccess])
-	assert.Equal(t, 4, st.Info[core.InfoTurn])
+	assert.Equal(t, true, st.Info[envs.InfoSuccess])
+	assert.Equal(t, 4, st.Info[envs.InfoTurn])
 	assert.Equal(t, "CRANE: G G G G G. Solved in 4 turns.", st.Obs)
 
 	_, err := e.Step(`\boxed{CRANE}`)
-	assert.ErrorIs(t, err, core.ErrNotReset)
+	assert.ErrorIs(t, err, envs.ErrNotReset)
 }
 
 // Over many seeds and random play, every solve totals exactly 1.0.
@@ -81,13 +81,13 @@ func TestEverySolveTotalsOne(t *testing.T) {
 			for k := 0; ; k++ {
 				a := e.SampleAction(r)
 				if k == 3 {
-					a = core.Boxed(e.Answer())
+					a = envs.Boxed(e.Answer())
 				}
 				st := step(t, e, a)
 				total += st.Reward
 				if st.Done() {
 					require.True(t, st.Terminated)
-					require.Equal(t, true, st.Info[core.InfoSuccess])
+					require.Equal(t, true, st.Info[envs.InfoSuccess])
 					break
 				}
 			}
@@ -110,8 +110,8 @@ func TestInvalidMovesGoOn(t *testing.T) {
 		assert.Equal(t, tc.obs, st.Obs)
 		assert.Equal(t, 0.0, st.Reward)
 		assert.False(t, st.Done())
-		assert.Equal(t, i+1, st.Info[core.InfoTurn])
-		assert.Equal(t, strings.HasPrefix(tc.obs, "Invalid"), st.Info[core.InfoInvalid] == true, tc.action)
+		assert.Equal(t, i+1, st.Info[envs.InfoTurn])
+		assert.Equal(t, strings.HasPrefix(tc.obs, "Invalid"), st.Info[envs.InfoInvalid] == true, tc.action)
 	}
 }
 
@@ -121,13 +121,13 @@ func TestFormatErrorTerminates(t *testing.T) {
 		_, _, err := e.Reset(0)
 		require.NoError(t, err)
 		st := step(t, e, a)
-		assert.Equal(t, core.RewardFormatError, st.Reward, a)
+		assert.Equal(t, envs.RewardFormatError, st.Reward, a)
 		assert.True(t, st.Terminated, a)
 		assert.False(t, st.Truncated, a)
-		assert.Equal(t, true, st.Info[core.InfoFormatError], a)
-		assert.Equal(t, false, st.Info[core.InfoSuccess], a)
+		assert.Equal(t, true, st.Info[envs.InfoFormatError], a)
+		assert.Equal(t, false, st.Info[envs.InfoSuccess], a)
 		_, err = e.Step(`\boxed{cat}`)
-		assert.ErrorIs(t, err, core.ErrNotReset)
+		assert.ErrorIs(t, err, envs.ErrNotReset)
 	}
 }
 
@@ -136,28 +136,28 @@ func TestTurnLimitTruncates(t *testing.T) {
 	require.NoError(t, err)
 	_, info, err := e.Reset(0)
 	require.NoError(t, err)
-	require.Equal(t, 2, info[core.InfoMaxTurns])
+	require.Equal(t, 2, info[envs.InfoMaxTurns])
 	answer := e.Answer()
 	wrong := "dog"
 	if answer == "dog" {
 		wrong = "cat"
 	}
-	st := step(t, e, core.Boxed(wrong))
+	st := step(t, e, envs.Boxed(wrong))
 	require.False(t, st.Done())
 	st = step(t, e, `\boxed{nope}`) // invalid moves count as turns too
 	assert.True(t, st.Truncated)
 	assert.False(t, st.Terminated)
-	assert.Equal(t, false, st.Info[core.InfoSuccess])
+	assert.Equal(t, false, st.Info[envs.InfoSuccess])
 	assert.Contains(t, st.Obs, "the word was "+strings.ToUpper(answer))
 	_, err = e.Step(`\boxed{cat}`)
-	assert.ErrorIs(t, err, core.ErrNotReset)
+	assert.ErrorIs(t, err, envs.ErrNotReset)
 }
 
 func TestStepBeforeReset(t *testing.T) {
 	e, err := New(Config{})
 	require.NoError(t, err)
 	_, err = e.Step(`\boxed{cat}`)
-	assert.ErrorIs(t, err, core.ErrNotReset)
+	assert.ErrorIs(t, err, envs.ErrNotReset)
 }
 
 func TestDeterministicAndVaried(t *testing.T) {
@@ -203,7 +203,7 @@ func TestSampleActionIsAValidGuess(t *testing.T) {
 }
 
 func TestBriefStyle(t *testing.T) {
-	e, err := New(Config{Level: "hard", Style: core.StyleBrief})
+	e, err := New(Config{Level: "hard", Style: envs.StyleBrief})
 	require.NoError(t, err)
 	obs, _, err := e.Reset(1)
 	require.NoError(t, err)
@@ -248,7 +248,7 @@ func FuzzParseGuess(f *testing.F) {
 		if !words.IsWord(g) {
 			t.Fatalf("ParseGuess(%q) = %q: not lowercase a-z", s, g)
 		}
-		again, ok := ParseGuess(core.Boxed(strings.ToUpper(g)))
+		again, ok := ParseGuess(envs.Boxed(strings.ToUpper(g)))
 		if !ok || again != g {
 			t.Fatalf("round trip of %q gave %q, %v", g, again, ok)
 		}
@@ -292,9 +292,9 @@ func FuzzStep(f *testing.F) {
 		st, err := e.Step(action)
 		require.NoError(t, err)
 		_, parsed := ParseGuess(action)
-		require.Equal(t, !parsed, st.Info[core.InfoFormatError] == true)
+		require.Equal(t, !parsed, st.Info[envs.InfoFormatError] == true)
 		if !parsed {
-			require.Equal(t, core.RewardFormatError, st.Reward)
+			require.Equal(t, envs.RewardFormatError, st.Reward)
 			require.True(t, st.Terminated)
 			return
 		}

@@ -3,7 +3,7 @@ package wordle_test
 import (
 	"fmt"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/wordle"
 	"github.com/gemgo/gemgo/envs/game/words"
 )
@@ -12,7 +12,7 @@ import (
 func Example() {
 	env, err := wordle.New(wordle.Config{
 		Level: "hard",
-		Style: core.StyleBrief,
+		Style: envs.StyleBrief,
 		Words: words.NewList([]string{"crane", "slate", "eerie"}),
 	})
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/core"
 	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/gemgo/gemgo/envs/game/gamekit/gamekittest"
 	"github.com/gemgo/gemgo/envs/game/wordle"
@@ -16,7 +15,7 @@ import (
 
 var ids = []string{"game:Wordle-v0-easy", "game:Wordle-v0-hard", "game:Wordle-v0-random"}
 
-func registry(t *testing.T) *core.Registry {
+func registry(t *testing.T) *envs.Registry {
 	t.Helper()
 	return gamekittest.Registry(t, wordle.Register)
 }
@@ -41,17 +40,17 @@ func TestCheckEnv(t *testing.T) {
 
 func TestOptions(t *testing.T) {
 	r := registry(t)
-	env, err := r.Make("game:Wordle-v0-hard", core.With("max_turns", 6), core.With("style", "brief"))
+	env, err := r.Make("game:Wordle-v0-hard", envs.With("max_turns", 6), envs.With("style", "brief"))
 	require.NoError(t, err)
 	obs, info, err := env.Reset(3)
 	require.NoError(t, err)
-	assert.Equal(t, 6, info[core.InfoMaxTurns])
+	assert.Equal(t, 6, info[envs.InfoMaxTurns])
 	assert.Contains(t, obs, "in 6 turns")
 
 	dir := t.TempDir()
 	file := filepath.Join(dir, "w.txt")
 	require.NoError(t, os.WriteFile(file, []byte("QUOKKA\nzebra\n"), 0o644))
-	env, err = r.Make("game:Wordle-v0-hard", core.With("word_file", file))
+	env, err = r.Make("game:Wordle-v0-hard", envs.With("word_file", file))
 	require.NoError(t, err)
 	_, _, err = env.Reset(0)
 	require.NoError(t, err)
@@ -59,15 +58,15 @@ func TestOptions(t *testing.T) {
 
 	for _, tc := range []struct {
 		id   string
-		opts []core.Option
+		opts []envs.Option
 		want string
 	}{
-		{"game:Wordle-v0-easy", []core.Option{core.With("max_turns", 0)}, "max_turns = 0 is out of range"},
-		{"game:Wordle-v0-easy", []core.Option{core.With("style", "verbose")}, "style"},
-		{"game:Wordle-v0-easy", []core.Option{core.With("colour", "green")}, "unknown option colour"},
-		{"game:Wordle-v0-easy", []core.Option{core.With("word_file", filepath.Join(dir, "none"))}, "does not exist"},
-		{"game:Wordle-v0-easy", []core.Option{core.With("word_file", file)}, "needs words of 3 letters"},
-		{"game:Wordle-v0-easy", []core.Option{core.With("dictionary", "maybe")}, "dictionary"},
+		{"game:Wordle-v0-easy", []envs.Option{envs.With("max_turns", 0)}, "max_turns = 0 is out of range"},
+		{"game:Wordle-v0-easy", []envs.Option{envs.With("style", "verbose")}, "style"},
+		{"game:Wordle-v0-easy", []envs.Option{envs.With("colour", "green")}, "unknown option colour"},
+		{"game:Wordle-v0-easy", []envs.Option{envs.With("word_file", filepath.Join(dir, "none"))}, "does not exist"},
+		{"game:Wordle-v0-easy", []envs.Option{envs.With("word_file", file)}, "needs words of 3 letters"},
+		{"game:Wordle-v0-easy", []envs.Option{envs.With("dictionary", "maybe")}, "dictionary"},
 	} {
 		_, err := r.Make(tc.id, tc.opts...)
 		assert.ErrorContains(t, err, tc.want)

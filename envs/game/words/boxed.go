@@ -1,12 +1,12 @@
 package words
 
-import "github.com/gemgo/gemgo/envs/core"
+import "github.com/gemgo/gemgo/envs"
 
 // FromBoxed reads a word from the last \boxed{} of a response: a run of
 // letters a–z in any case (surrounding space ignored), returned lowercase.
 // ok is false when the response has no such box.
 func FromBoxed(response string) (word string, ok bool) {
-	s, ok := core.LastBoxed(response)
+	s, ok := envs.LastBoxed(response)
 	if !ok || s == "" {
 		return "", false
 	}

@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 )
 
 // SystemPath is where Debian's wamerican (and most Unix systems) keep the
@@ -29,7 +29,7 @@ type Source struct {
 
 // ReadOptions reads the options "word_file" (a path, default none: the
 // embedded list) and "dictionary" (default false) from o.
-func ReadOptions(o *core.Options) Source {
+func ReadOptions(o *envs.Options) Source {
 	return Source{
 		WordFile:   o.String("word_file", ""),
 		Dictionary: o.Bool("dictionary", false),

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -133,12 +133,12 @@ func TestSourceNeed(t *testing.T) {
 }
 
 func TestReadOptions(t *testing.T) {
-	o := core.NewOptions("x", core.With("word_file", "/tmp/w"), core.With("dictionary", "true"))
+	o := envs.NewOptions("x", envs.With("word_file", "/tmp/w"), envs.With("dictionary", "true"))
 	s := ReadOptions(o)
 	require.NoError(t, o.Err())
 	assert.Equal(t, Source{WordFile: "/tmp/w", Dictionary: true}, s)
 
-	o = core.NewOptions("x", core.With("dictionary", 3))
+	o = envs.NewOptions("x", envs.With("dictionary", 3))
 	ReadOptions(o)
 	require.ErrorContains(t, o.Err(), "dictionary")
 }
@@ -172,7 +172,7 @@ func FuzzFromBoxed(f *testing.F) {
 		if !IsWord(w) {
 			t.Fatalf("FromBoxed(%q) = %q: not lowercase a-z", s, w)
 		}
-		again, ok := FromBoxed(core.Boxed(strings.ToUpper(w)))
+		again, ok := FromBoxed(envs.Boxed(strings.ToUpper(w)))
 		if !ok || again != w {
 			t.Fatalf("round trip of %q gave %q, %v", w, again, ok)
 		}

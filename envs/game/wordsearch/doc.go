@@ -13,7 +13,7 @@
 // The action is the last \boxed{r1 c1 r2 c2} of the response: the row and
 // column (0-indexed) of one end of a word and of the other end, in either
 // order (commas and parentheses are allowed). A box that does not hold four
-// whole numbers is a format error (reward core.RewardFormatError, the
+// whole numbers is a format error (reward envs.RewardFormatError, the
 // episode terminates). Coordinates outside the grid, two ends not on one
 // row, column or diagonal, or a word already found are invalid moves
 // (reward 0, a message, the episode goes on); a line that spells no hidden

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 	"github.com/gemgo/gemgo/envs/game/words"
 )
@@ -41,8 +41,8 @@ func settings(level string) ([]Setting, error) {
 type Config struct {
 	// Level is "easy", "hard" or "random".
 	Level string
-	// Style of the instructions: core.StyleGEM (default) or core.StyleBrief.
-	Style core.Style
+	// Style of the instructions: envs.StyleGEM (default) or envs.StyleBrief.
+	Style envs.Style
 	// MaxTurns overrides the level's turn limit (20).
 	MaxTurns int
 	// Words is the list the hidden words are drawn from (default
@@ -68,9 +68,9 @@ type Env struct {
 }
 
 var (
-	_ core.Env           = (*Env)(nil)
-	_ core.ActionSampler = (*Env)(nil)
-	_ core.Describer     = (*Env)(nil)
+	_ envs.Env           = (*Env)(nil)
+	_ envs.ActionSampler = (*Env)(nil)
+	_ envs.Describer     = (*Env)(nil)
 )
 
 // New returns a WordSearch env. The word list must hold enough words of
@@ -103,7 +103,7 @@ func New(cfg Config) (*Env, error) {
 	return e, nil
 }
 
-// Description implements core.Describer.
+// Description implements envs.Describer.
 func (e *Env) Description() string {
 	return fmt.Sprintf("WordSearch (%s): find the listed words hidden in a grid of letters", e.cfg.Level)
 }
@@ -113,7 +113,7 @@ func (e *Env) Description() string {
 func (e *Env) Grid() Grid { return e.grid }
 
 // Reset builds a new grid from the seed alone.
-func (e *Env) Reset(seed uint64) (string, core.Info, error) {
+func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	e.src.Seed(seed, 0x7365617263) // "search"
 	i := e.rng.IntN(len(e.settings))
 	e.setting = e.settings[i]
@@ -130,13 +130,13 @@ func (e *Env) Reset(seed uint64) (string, core.Info, error) {
 		e.maxTurns = e.cfg.MaxTurns
 	}
 	e.ep.Start()
-	return e.instructions(), core.Info{core.InfoMaxTurns: e.maxTurns}, nil
+	return e.instructions(), envs.Info{envs.InfoMaxTurns: e.maxTurns}, nil
 }
 
 func (e *Env) instructions() string {
 	var b strings.Builder
 	n := len(e.grid.Words)
-	if e.cfg.Style == core.StyleBrief {
+	if e.cfg.Style == envs.StyleBrief {
 		fmt.Fprintf(&b, "Word search, %d turns. Reply \\boxed{r1 c1 r2 c2}: both ends of a word (0-indexed).\n", e.maxTurns)
 	} else {
 		fmt.Fprintf(&b, "You are playing a word search. %d words are hidden in the grid below, each running %s. "+
@@ -215,23 +215,23 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 }
 
 // Step checks one pair of ends.
-func (e *Env) Step(action string) (core.Step, error) {
+func (e *Env) Step(action string) (envs.Step, error) {
 	info, err := e.ep.Begin()
 	if err != nil {
-		return core.Step{}, err
+		return envs.Step{}, err
 	}
 	m, ok := ParseMove(action)
 	if !ok {
 		e.ep.Active = false
 		return gamekit.FormatError(info, "Format error: reply with \\boxed{r1 c1 r2 c2}, for example \\boxed{0 0 0 4}."), nil
 	}
-	st := core.Step{Info: info}
+	st := envs.Step{Info: info}
 	e.sb.Reset()
 	line, ok := e.grid.Read(e.buf[:0], m.R1, m.C1, m.R2, m.C2)
 	e.buf = line
 	switch {
 	case !ok:
-		info[core.InfoInvalid] = true
+		info[envs.InfoInvalid] = true
 		fmt.Fprintf(&e.sb, "Invalid: the ends must be inside the %dx%d grid, on one row, column or diagonal.", e.grid.Size, e.grid.Size)
 	default:
 		i := e.match(line)
@@ -239,7 +239,7 @@ func (e *Env) Step(action string) (core.Step, error) {
 		case i < 0:
 			fmt.Fprintf(&e.sb, "No hidden word from (%d,%d) to (%d,%d).", m.R1, m.C1, m.R2, m.C2)
 		case e.found[i]:
-			info[core.InfoInvalid] = true
+			info[envs.InfoInvalid] = true
 			fmt.Fprintf(&e.sb, "Invalid: %s was already found.", strings.ToUpper(e.grid.Words[i].Word))
 		default:
 			e.found[i] = true
@@ -252,12 +252,12 @@ func (e *Env) Step(action string) (core.Step, error) {
 	switch {
 	case e.left == 0:
 		st.Terminated = true
-		info[core.InfoSuccess] = true
+		info[envs.InfoSuccess] = true
 		e.ep.Active = false
 		e.sb.WriteString(" All words found.")
 	case e.ep.Turn >= e.maxTurns:
 		st.Truncated = true
-		info[core.InfoSuccess] = false
+		info[envs.InfoSuccess] = false
 		e.ep.Active = false
 		e.sb.WriteString(" Out of turns.")
 	default:

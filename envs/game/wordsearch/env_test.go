@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit/gamekittest"
 	"github.com/gemgo/gemgo/envs/game/words"
 	"github.com/stretchr/testify/assert"
@@ -18,7 +18,7 @@ func newEnv(t testing.TB, cfg Config) *Env {
 	return gamekittest.New(t, New, cfg)
 }
 
-func step(t *testing.T, e *Env, action string) core.Step {
+func step(t *testing.T, e *Env, action string) envs.Step {
 	t.Helper()
 	return gamekittest.Step(t, e, action)
 }
@@ -46,7 +46,7 @@ func TestFindingAllTotalsOne(t *testing.T) {
 				}
 				require.True(t, st.Terminated)
 				require.False(t, st.Truncated)
-				require.Equal(t, true, st.Info[core.InfoSuccess])
+				require.Equal(t, true, st.Info[envs.InfoSuccess])
 				require.Contains(t, st.Obs, "All words found.")
 			}
 			require.InDelta(t, 1.0, total, 1e-9)
@@ -70,7 +70,7 @@ func TestMovesAndMessages(t *testing.T) {
 	assert.InDelta(t, 0.2, st.Reward, 1e-12)
 
 	st = step(t, e, fmt.Sprintf(`\boxed{%d %d %d %d}`, p.Row, p.Col, er, ec))
-	assert.Equal(t, true, st.Info[core.InfoInvalid])
+	assert.Equal(t, true, st.Info[envs.InfoInvalid])
 	assert.True(t, strings.HasPrefix(st.Obs, fmt.Sprintf("Invalid: %s was already found.", strings.ToUpper(p.Word))), st.Obs)
 
 	for _, tc := range []struct {
@@ -85,22 +85,22 @@ func TestMovesAndMessages(t *testing.T) {
 	} {
 		st := step(t, e, tc.action)
 		assert.Equal(t, 0.0, st.Reward)
-		assert.Equal(t, tc.invalid, st.Info[core.InfoInvalid] == true, tc.action)
+		assert.Equal(t, tc.invalid, st.Info[envs.InfoInvalid] == true, tc.action)
 		assert.True(t, strings.HasPrefix(st.Obs, tc.prefix), "%s: %s", tc.action, st.Obs)
 		assert.False(t, st.Done())
 	}
 	// A single cell spells no hidden word (every word has 3 letters or more).
 	st = step(t, e, `\boxed{0 0 0 0}`)
 	assert.Equal(t, 0.0, st.Reward)
-	assert.Nil(t, st.Info[core.InfoInvalid])
+	assert.Nil(t, st.Info[envs.InfoInvalid])
 	assert.True(t, strings.HasPrefix(st.Obs, "No hidden word from (0,0) to (0,0)."), st.Obs)
 }
 
 func TestInstructions(t *testing.T) {
-	e := newEnv(t, Config{Level: "easy", Style: core.StyleBrief})
+	e := newEnv(t, Config{Level: "easy", Style: envs.StyleBrief})
 	obs, info, err := e.Reset(2)
 	require.NoError(t, err)
-	assert.Equal(t, 20, info[core.InfoMaxTurns])
+	assert.Equal(t, 20, info[envs.InfoMaxTurns])
 	lines := strings.Split(obs, "\n")
 	require.Len(t, lines, 1+1+1+1+8) // instruction, words, "Grid:", header, 8 rows
 	assert.Equal(t, `Word search, 20 turns. Reply \boxed{r1 c1 r2 c2}: both ends of a word (0-indexed).`, lines[0])
@@ -131,12 +131,12 @@ func TestFormatErrorTerminates(t *testing.T) {
 		_, _, err := e.Reset(0)
 		require.NoError(t, err)
 		st := step(t, e, a)
-		assert.Equal(t, core.RewardFormatError, st.Reward, a)
+		assert.Equal(t, envs.RewardFormatError, st.Reward, a)
 		assert.True(t, st.Terminated, a)
-		assert.Equal(t, true, st.Info[core.InfoFormatError], a)
-		assert.Equal(t, false, st.Info[core.InfoSuccess], a)
+		assert.Equal(t, true, st.Info[envs.InfoFormatError], a)
+		assert.Equal(t, false, st.Info[envs.InfoSuccess], a)
 		_, err = e.Step(`\boxed{0 0 0 4}`)
-		assert.ErrorIs(t, err, core.ErrNotReset)
+		assert.ErrorIs(t, err, envs.ErrNotReset)
 	}
 }
 
@@ -144,7 +144,7 @@ func TestTurnLimitTruncates(t *testing.T) {
 	e := newEnv(t, Config{Level: "hard", MaxTurns: 2})
 	_, info, err := e.Reset(5)
 	require.NoError(t, err)
-	require.Equal(t, 2, info[core.InfoMaxTurns])
+	require.Equal(t, 2, info[envs.InfoMaxTurns])
 	step(t, e, `\boxed{0 0 0 0}`)
 	p := e.Grid().Words[0]
 	er, ec := p.End()
@@ -152,9 +152,9 @@ func TestTurnLimitTruncates(t *testing.T) {
 	assert.InDelta(t, 0.2, st.Reward, 1e-12)
 	assert.True(t, st.Truncated)
 	assert.False(t, st.Terminated)
-	assert.Equal(t, false, st.Info[core.InfoSuccess])
+	assert.Equal(t, false, st.Info[envs.InfoSuccess])
 	_, err = e.Step(`\boxed{0 0 0 0}`)
-	assert.ErrorIs(t, err, core.ErrNotReset)
+	assert.ErrorIs(t, err, envs.ErrNotReset)
 }
 
 func TestLevelsAndDeterminism(t *testing.T) {
@@ -201,7 +201,7 @@ func TestNewErrors(t *testing.T) {
 	assert.ErrorContains(t, err, "want at least 20")
 	e := newEnv(t, Config{})
 	_, err = e.Step(`\boxed{0 0 0 0}`)
-	assert.ErrorIs(t, err, core.ErrNotReset)
+	assert.ErrorIs(t, err, envs.ErrNotReset)
 }
 
 func TestParseMove(t *testing.T) {
@@ -274,9 +274,9 @@ func FuzzStep(f *testing.F) {
 		st, err := e.Step(action)
 		require.NoError(t, err)
 		_, parsed := ParseMove(action)
-		require.Equal(t, !parsed, st.Info[core.InfoFormatError] == true)
+		require.Equal(t, !parsed, st.Info[envs.InfoFormatError] == true)
 		if !parsed {
-			require.Equal(t, core.RewardFormatError, st.Reward)
+			require.Equal(t, envs.RewardFormatError, st.Reward)
 			require.True(t, st.Terminated)
 			return
 		}

@@ -3,13 +3,13 @@ package wordsearch
 import (
 	"fmt"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 	"github.com/gemgo/gemgo/envs/game/words"
 )
 
 // Register adds game:WordSearch-v0-easy, -hard and -random to r.
-func Register(r *core.Registry) error {
+func Register(r *envs.Registry) error {
 	return gamekit.Register(r, "game:WordSearch-v0-", []gamekit.Level[string]{
 		{Name: "easy", Desc: "WordSearch: find 5 words hidden across or down in an 8x8 grid, 20 turns", Value: "easy"},
 		{Name: "hard", Desc: "WordSearch: find 5 words hidden in any of 8 directions in a 12x12 grid, 20 turns", Value: "hard"},
@@ -17,8 +17,8 @@ func Register(r *core.Registry) error {
 	}, factory)
 }
 
-func factory(level string) core.Factory {
-	return func(o *core.Options) (core.Env, error) {
+func factory(level string) envs.Factory {
+	return func(o *envs.Options) (envs.Env, error) {
 		cfg := Config{Level: level}
 		cfg.Style, cfg.MaxTurns = gamekit.Common(o, 0, 1, 1000)
 		src := words.ReadOptions(o)

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/core"
 	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/gemgo/gemgo/envs/game/gamekit/gamekittest"
 	"github.com/gemgo/gemgo/envs/game/wordsearch"
@@ -16,7 +15,7 @@ import (
 
 var ids = []string{"game:WordSearch-v0-easy", "game:WordSearch-v0-hard", "game:WordSearch-v0-random"}
 
-func registry(t *testing.T) *core.Registry {
+func registry(t *testing.T) *envs.Registry {
 	t.Helper()
 	return gamekittest.Registry(t, wordsearch.Register)
 }
@@ -40,18 +39,18 @@ func TestCheckEnv(t *testing.T) {
 
 func TestOptions(t *testing.T) {
 	r := registry(t)
-	env, err := r.Make("game:WordSearch-v0-hard", core.With("max_turns", 9), core.With("style", "brief"))
+	env, err := r.Make("game:WordSearch-v0-hard", envs.With("max_turns", 9), envs.With("style", "brief"))
 	require.NoError(t, err)
 	obs, info, err := env.Reset(3)
 	require.NoError(t, err)
-	assert.Equal(t, 9, info[core.InfoMaxTurns])
+	assert.Equal(t, 9, info[envs.InfoMaxTurns])
 	assert.Contains(t, obs, "Word search, 9 turns.")
 
 	dir := t.TempDir()
 	file := filepath.Join(dir, "w.txt")
 	list := "ant bee cat dog eel fox gnu hen yak elk emu owl\nape bat cow pig rat ram\napple berry cherry\n"
 	require.NoError(t, os.WriteFile(file, []byte(list), 0o644))
-	env, err = r.Make("game:WordSearch-v0-easy", core.With("word_file", file))
+	env, err = r.Make("game:WordSearch-v0-easy", envs.With("word_file", file))
 	require.NoError(t, err)
 	_, _, err = env.Reset(0)
 	require.NoError(t, err)
@@ -61,13 +60,13 @@ func TestOptions(t *testing.T) {
 
 	for _, tc := range []struct {
 		id   string
-		opts []core.Option
+		opts []envs.Option
 		want string
 	}{
-		{"game:WordSearch-v0-easy", []core.Option{core.With("max_turns", 1001)}, "max_turns = 1001 is out of range"},
-		{"game:WordSearch-v0-hard", []core.Option{core.With("word_file", file)}, "want at least 20"},
-		{"game:WordSearch-v0-easy", []core.Option{core.With("word_file", filepath.Join(dir, "none"))}, "does not exist"},
-		{"game:WordSearch-v0-easy", []core.Option{core.With("size", 9)}, "unknown option size"},
+		{"game:WordSearch-v0-easy", []envs.Option{envs.With("max_turns", 1001)}, "max_turns = 1001 is out of range"},
+		{"game:WordSearch-v0-hard", []envs.Option{envs.With("word_file", file)}, "want at least 20"},
+		{"game:WordSearch-v0-easy", []envs.Option{envs.With("word_file", filepath.Join(dir, "none"))}, "does not exist"},
+		{"game:WordSearch-v0-easy", []envs.Option{envs.With("size", 9)}, "unknown option size"},
 	} {
 		_, err := r.Make(tc.id, tc.opts...)
 		assert.ErrorContains(t, err, tc.want)

@@ -4,22 +4,22 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/stretchr/testify/require"
 )
 
 // Registry returns a new registry holding the ids that register adds; it
 // fails t when registering fails.
-func Registry(t testing.TB, register func(*core.Registry) error) *core.Registry {
+func Registry(t testing.TB, register func(*envs.Registry) error) *envs.Registry {
 	t.Helper()
-	r := core.NewRegistry()
+	r := envs.NewRegistry()
 	require.NoError(t, register(r))
 	return r
 }
 
 // Make makes id with opts from a registry of register and returns it as
 // the game's own type E; it fails t when Make fails or the env is not an E.
-func Make[E core.Env](t testing.TB, register func(*core.Registry) error, id string, opts ...core.Option) E {
+func Make[E envs.Env](t testing.TB, register func(*envs.Registry) error, id string, opts ...envs.Option) E {
 	t.Helper()
 	env, err := Registry(t, register).Make(id, opts...)
 	require.NoError(t, err)
@@ -29,12 +29,12 @@ func Make[E core.Env](t testing.TB, register func(*core.Registry) error, id stri
 }
 
 // Step plays action and returns the step; it fails t when Step returns an
-// error or the step's Info lacks core.InfoTurn.
-func Step(t testing.TB, e core.Env, action string) core.Step {
+// error or the step's Info lacks envs.InfoTurn.
+func Step(t testing.TB, e envs.Env, action string) envs.Step {
 	t.Helper()
 	st, err := e.Step(action)
 	require.NoError(t, err)
-	require.Contains(t, st.Info, core.InfoTurn)
+	require.Contains(t, st.Info, envs.InfoTurn)
 	return st
 }
 
@@ -49,8 +49,8 @@ func New[C, E any](t testing.TB, newEnv func(C) (E, error), cfg C) E {
 
 // SamplingEnv is an env that draws its own random valid actions.
 type SamplingEnv interface {
-	core.Env
-	core.ActionSampler
+	envs.Env
+	envs.ActionSampler
 }
 
 // SameSeedSameEpisode plays seeds 0 … seeds−1 on two envs from newEnv,

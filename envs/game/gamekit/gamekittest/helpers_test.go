@@ -5,24 +5,24 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/gemgo/gemgo/envs/core"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 type counter struct{ turn int }
 
-func (c *counter) Reset(uint64) (string, core.Info, error) { c.turn = 0; return "", core.Info{}, nil }
-func (c *counter) Step(a string) (core.Step, error) {
+func (c *counter) Reset(uint64) (string, envs.Info, error) { c.turn = 0; return "", envs.Info{}, nil }
+func (c *counter) Step(a string) (envs.Step, error) {
 	if a == "fail" {
-		return core.Step{}, errors.New("boom")
+		return envs.Step{}, errors.New("boom")
 	}
 	c.turn++
-	return core.Step{Obs: a, Info: core.Info{core.InfoTurn: c.turn}}, nil
+	return envs.Step{Obs: a, Info: envs.Info{envs.InfoTurn: c.turn}}, nil
 }
 
-func register(r *core.Registry) error {
-	return r.Register("game:Counter-v0-easy", func(o *core.Options) (core.Env, error) { return &counter{}, o.Err() })
+func register(r *envs.Registry) error {
+	return r.Register("game:Counter-v0-easy", func(o *envs.Options) (envs.Env, error) { return &counter{}, o.Err() })
 }
 
 func TestHelpers(t *testing.T) {

@@ -1,6 +1,7 @@
-package envs
+package builtin
 
 import (
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/logic"
 	"github.com/gemgo/gemgo/envs/mathtask"
 	"github.com/gemgo/gemgo/envs/qa"
@@ -9,8 +10,8 @@ import (
 
 // registerTasks registers the built-in single-turn task families: rg
 // (procedural reasoning), math, qa and logic.
-func registerTasks(r *Registry) error {
-	for _, reg := range []func(*Registry) error{
+func registerTasks(r *envs.Registry) error {
+	for _, reg := range []func(*envs.Registry) error{
 		rg.Register,
 		mathtask.Register,
 		qa.Register,

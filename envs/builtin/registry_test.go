@@ -1,4 +1,4 @@
-package envs_test
+package builtin_test
 
 import (
 	"path/filepath"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -19,15 +20,15 @@ func builtinSetup(id string) (opts []envs.Option, check []envtest.Option, slow b
 		// Every step with a code block starts python3: few episodes, one test.
 		opts = append(opts, envs.With("max_tests", 1), envs.With("timeout", 20))
 		if id == "code:jsonl" {
-			opts = append(opts, envs.With("path", filepath.Join("code", "data", "sample.jsonl")))
+			opts = append(opts, envs.With("path", filepath.Join("..", "code", "data", "sample.jsonl")))
 		}
 		return opts, []envtest.Option{envtest.Episodes(2), envtest.Mutations(4)}, true
 	}
 	switch id { // dataset loaders need a file: the families' own samples
 	case "math:jsonl":
-		return []envs.Option{envs.With("path", filepath.Join("mathtask", "data", "sample.jsonl"))}, nil, false
+		return []envs.Option{envs.With("path", filepath.Join("..", "mathtask", "data", "sample.jsonl"))}, nil, false
 	case "qa:jsonl":
-		return []envs.Option{envs.With("path", filepath.Join("qa", "data", "sample.jsonl"))}, nil, false
+		return []envs.Option{envs.With("path", filepath.Join("..", "qa", "data", "sample.jsonl"))}, nil, false
 	}
 	return nil, nil, false
 }
@@ -36,7 +37,7 @@ func builtinSetup(id string) (opts []envs.Option, check []envtest.Option, slow b
 // the default style and, where the env has one, the brief style (fewer
 // random episodes: the text differs, the rules do not).
 func TestBuiltinsConform(t *testing.T) {
-	reg := envs.Builtins()
+	reg := builtin.Registry()
 	for _, id := range reg.IDs() {
 		opts, check, slow := builtinSetup(id)
 		t.Run(id, func(t *testing.T) {
@@ -66,7 +67,7 @@ func TestBuiltinsConform(t *testing.T) {
 var idForm = regexp.MustCompile(`^[a-z][a-z0-9]*:[A-Za-z0-9_.]+(-v[0-9]+)?(-[a-z0-9]+)?$`)
 
 func TestBuiltinIDs(t *testing.T) {
-	reg := envs.Builtins()
+	reg := builtin.Registry()
 	levels := map[string][]string{} // game stem -> levels
 	for _, id := range reg.IDs() {
 		assert.Regexp(t, idForm, id, "ids follow GEM's category:Name-v0-level")
@@ -85,7 +86,7 @@ func TestBuiltinIDs(t *testing.T) {
 }
 
 func TestBuiltinsIsFreshEachCall(t *testing.T) {
-	a, b := envs.Builtins(), envs.Builtins()
+	a, b := builtin.Registry(), builtin.Registry()
 	require.NoError(t, a.Register("test:Mine-v0", func(*envs.Options) (envs.Env, error) { return envtest.NewToy(3), nil }))
 	assert.Contains(t, a.IDs(), "test:Mine-v0")
 	assert.NotContains(t, b.IDs(), "test:Mine-v0", "registering in one registry leaves the others alone")
@@ -93,7 +94,7 @@ func TestBuiltinsIsFreshEachCall(t *testing.T) {
 }
 
 func TestBuiltinsUnknownIDSuggests(t *testing.T) {
-	reg := envs.Builtins()
+	reg := builtin.Registry()
 	if reg.Description("game:GuessTheNumber-v0-hard") == "" {
 		t.Skip("GuessTheNumber is not registered yet")
 	}

@@ -1,6 +1,7 @@
-package envs
+package builtin
 
 import (
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/crosswords"
 	"github.com/gemgo/gemgo/envs/game/hangman"
 	"github.com/gemgo/gemgo/envs/game/wordle"
@@ -9,8 +10,8 @@ import (
 
 // registerGamesWord registers the word games: Wordle, Hangman, Crosswords
 // and WordSearch (each in its own package under envs/game).
-func registerGamesWord(r *Registry) error {
-	for _, reg := range []func(*Registry) error{
+func registerGamesWord(r *envs.Registry) error {
+	for _, reg := range []func(*envs.Registry) error{
 		wordle.Register,
 		hangman.Register,
 		crosswords.Register,

@@ -1,6 +1,7 @@
-package envs
+package builtin
 
 import (
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/game2048"
 	"github.com/gemgo/gemgo/envs/game/minesweeper"
 	"github.com/gemgo/gemgo/envs/game/sokoban"
@@ -8,8 +9,8 @@ import (
 )
 
 // registerGamesPuzzle registers the built-in envs of this family.
-func registerGamesPuzzle(r *Registry) error {
-	for _, reg := range []func(*Registry) error{
+func registerGamesPuzzle(r *envs.Registry) error {
+	for _, reg := range []func(*envs.Registry) error{
 		minesweeper.Register,
 		sudoku.Register,
 		game2048.Register,

@@ -1,12 +1,16 @@
-package envs
+package builtin
 
-import "fmt"
+import (
+	"fmt"
 
-// Builtins returns a new registry holding every built-in env. Each call
+	"github.com/gemgo/gemgo/envs"
+)
+
+// Registry returns a new registry holding every built-in env. Each call
 // builds a fresh registry: callers may register their own envs in it.
-func Builtins() *Registry {
-	r := NewRegistry()
-	for _, reg := range []func(*Registry) error{
+func Registry() *envs.Registry {
+	r := envs.NewRegistry()
+	for _, reg := range []func(*envs.Registry) error{
 		registerGamesCore,   // builtins_games_core.go
 		registerGamesPuzzle, // builtins_games_puzzle.go
 		registerGamesWord,   // builtins_games_word.go

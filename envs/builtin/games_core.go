@@ -1,6 +1,7 @@
-package envs
+package builtin
 
 import (
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/fifteen"
 	"github.com/gemgo/gemgo/envs/game/guessnumber"
 	"github.com/gemgo/gemgo/envs/game/hanoi"
@@ -9,8 +10,8 @@ import (
 
 // registerGamesCore registers the built-in envs of this family:
 // GuessTheNumber, Mastermind, TowerofHanoi and FifteenPuzzle.
-func registerGamesCore(r *Registry) error {
-	for _, reg := range []func(*Registry) error{
+func registerGamesCore(r *envs.Registry) error {
+	for _, reg := range []func(*envs.Registry) error{
 		guessnumber.Register,
 		mastermind.Register,
 		hanoi.Register,
