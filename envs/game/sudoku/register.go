@@ -6,8 +6,9 @@ import (
 )
 
 // Levels of GEM's ids: GEM registers easy with clues=10 and hard with
-// clues=50 and blanks that many cells, so its easy 4×4 puzzles have 8 to 10
-// empty cells and its hard 9×9 ones 46 to 50 (TestLevelsMatchGEMDifficulty).
+// clues=50 and tries to blank that many cells, so its easy 4×4 puzzles have
+// 8 to 10 empty cells and its hard 9×9 ones mostly 46 to 48; gemgo's match
+// (TestLevelsMatchGEMDifficulty).
 func easyLevel() Level { return Level{Name: "easy", Box: 2, Blanks: 10, Turns: 15} }
 func hardLevel() Level { return Level{Name: "hard", Box: 3, Blanks: 50, Turns: 50} }
 
