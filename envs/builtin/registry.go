@@ -11,11 +11,11 @@ import (
 func Registry() *envs.Registry {
 	r := envs.NewRegistry()
 	for _, reg := range []func(*envs.Registry) error{
-		registerGamesCore,   // builtins_games_core.go
-		registerGamesPuzzle, // builtins_games_puzzle.go
-		registerGamesWord,   // builtins_games_word.go
-		registerTasks,       // builtins_tasks.go
-		registerCode,        // builtins_code.go
+		registerGamesCore,   // games_core.go
+		registerGamesPuzzle, // games_puzzle.go
+		registerGamesWord,   // games_word.go
+		registerTasks,       // tasks.go
+		registerCode,        // code.go
 	} {
 		if err := reg(r); err != nil {
 			// Built-in ids are fixed at compile time: a clash is a bug in gemgo.

@@ -6,7 +6,7 @@
 // limit announced by Reset, Terminated and Truncated kept apart, format
 // errors and their reward, hostile action strings, misuse errors, and no
 // state shared between two envs of one factory. Every registered env passes
-// it (see envs/builtins_test.go):
+// it (TestBuiltinsConform in envs/builtin runs it over every id):
 //
 //	func TestMyEnv(t *testing.T) {
 //		envtest.CheckEnv(t, func() (envs.Env, error) { return mygame.New(mygame.Easy) })

@@ -16,13 +16,19 @@ const InfoDepth = "depth"
 // and the statement to judge.
 func (p Problem) Question(r *rand.Rand) string {
 	var b strings.Builder
+	sep := func() { // one space between sentences, none at the line's end
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+	}
 	for _, f := range p.Theory.Facts {
+		sep()
 		b.WriteString(f.String())
-		b.WriteString(". ")
+		b.WriteByte('.')
 	}
 	for _, ru := range p.Theory.Rules {
+		sep()
 		b.WriteString(ru.Sentence(r.IntN(3)))
-		b.WriteString(" ")
 	}
 	fmt.Fprintf(&b, "\nUnder the closed-world assumption (what cannot be derived is false), is this statement True or False? %s.", p.Query)
 	return b.String()

@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/gemgo/gemgo/envs/logic"
 	"github.com/gemgo/gemgo/envs/task"
 )
@@ -43,7 +42,6 @@ func TestRegisteredIDs(t *testing.T) {
 				require.Equal(t, 0.0, st.Reward)
 				require.NotEqual(t, true, st.Info[envs.InfoFormatError])
 			}
-			envtest.CheckEnv(t, func() (envs.Env, error) { return r.Make(id) }, envtest.Episodes(8))
 		})
 	}
 	assert.Len(t, depths, logic.MaxDepth+1, "random ids should visit every depth")

@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/gemgo/gemgo/envs/qa"
 	"github.com/gemgo/gemgo/envs/task"
 )
@@ -91,17 +90,4 @@ func TestJSONL(t *testing.T) {
 	wrong := writeFile(t, `{"question": "x", "answers": [{"text": "y"}]}`+"\n")
 	_, err = r.Make("qa:jsonl", envs.With("path", wrong))
 	require.ErrorContains(t, err, `item 0`)
-}
-
-func TestConformance(t *testing.T) {
-	r := registry(t)
-	path := writeFile(t, `{"question": "x?", "answers": ["y"]}`+"\n")
-	for id, opts := range map[string][]envs.Option{
-		"qa:sample": nil,
-		"qa:jsonl":  {envs.With("path", path)},
-	} {
-		t.Run(id, func(t *testing.T) {
-			envtest.CheckEnv(t, func() (envs.Env, error) { return r.Make(id, opts...) }, envtest.Episodes(8))
-		})
-	}
 }

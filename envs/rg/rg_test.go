@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/gemgo/gemgo/envs/rg"
 	"github.com/gemgo/gemgo/envs/task"
 )
@@ -83,15 +82,6 @@ func TestEveryTaskScoresItsOwnAnswer(t *testing.T) {
 				require.NotEqual(t, true, st.Info[envs.InfoFormatError])
 			}
 			assert.Greater(t, len(questions), 20, "too little variety over 200 seeds")
-		})
-	}
-}
-
-func TestConformance(t *testing.T) {
-	r := registry(t)
-	for _, id := range r.IDs() {
-		t.Run(id, func(t *testing.T) {
-			envtest.CheckEnv(t, func() (envs.Env, error) { return r.Make(id) }, envtest.Episodes(8))
 		})
 	}
 }

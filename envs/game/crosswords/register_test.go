@@ -6,35 +6,25 @@ import (
 	"testing"
 
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/gemgo/gemgo/envs/game/crosswords"
 	"github.com/gemgo/gemgo/envs/game/gamekit/gamekittest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-var ids = []string{"game:Crosswords-v0-easy", "game:Crosswords-v0-hard", "game:Crosswords-v0-random"}
-
 func registry(t *testing.T) *envs.Registry {
 	t.Helper()
 	return gamekittest.Registry(t, crosswords.Register)
 }
 
-func TestRegisteredIDs(t *testing.T) {
-	r := registry(t)
-	assert.Equal(t, ids, r.IDs())
-	for _, id := range ids {
-		assert.NotEmpty(t, r.Description(id))
-	}
+func TestRegister(t *testing.T) {
+	gamekittest.CheckRegister(t, crosswords.Register, "game:Crosswords-v0-")
 }
 
-func TestCheckEnv(t *testing.T) {
-	r := registry(t)
-	for _, id := range ids {
-		t.Run(id, func(t *testing.T) {
-			envtest.CheckEnv(t, func() (envs.Env, error) { return r.Make(id) })
-		})
-	}
+// BenchmarkStep plays the hard level's own sampled actions.
+func BenchmarkStep(b *testing.B) {
+	env := gamekittest.Make[envs.Env](b, crosswords.Register, "game:Crosswords-v0-hard")
+	gamekittest.BenchStep(b, env, gamekittest.Sampled())
 }
 
 func TestOptions(t *testing.T) {

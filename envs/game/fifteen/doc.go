@@ -24,7 +24,8 @@
 // Rewards: the move that solves the board pays 1.0 and ends the episode
 // (Terminated, success); other moves pay 0. When the turn limit passes
 // first the episode is truncated and the last step pays the fraction of the
-// n²−1 numbered tiles that stand on their goal square.
+// n²−1 numbered tiles that stand on their goal square. The blank does not
+// count: GEM's partial reward also counts the blank's square, one of n².
 //
 // Observations come in two styles (option "style"): "gem", prose in the
 // manner of GEM with the board drawn one row per line, and "brief":

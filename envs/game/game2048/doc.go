@@ -1,7 +1,7 @@
 // Package game2048 is GEM's 2048 game (game:Game2048-v0-*) on a 4×4 board:
 // slide the tiles, merge equal neighbours, and build the target tile.
 //
-// Rules (ENVS.md): the action is the last \boxed{left|right|up|down}
+// Rules: the action is the last \boxed{left|right|up|down}
 // (case-insensitive). A move slides every tile that way; two equal tiles
 // that meet merge into one of twice the value, and a merged tile does not
 // merge again in the same move. After a move that changes the board a 2
@@ -12,4 +12,6 @@
 // never score). The episode ends when the target is reached (success) or no
 // move is possible; a move that changes nothing scores 0 and the episode
 // goes on (an invalid move).
+//
+// docs/envs.md compares these rules with GEM's.
 package game2048

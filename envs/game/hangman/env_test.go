@@ -215,29 +215,6 @@ func TestNewErrors(t *testing.T) {
 	assert.ErrorIs(t, err, envs.ErrNotReset)
 }
 
-func BenchmarkStep(b *testing.B) {
-	e, err := New(Config{Level: "hard"})
-	require.NoError(b, err)
-	r := rand.New(rand.NewPCG(1, 1))
-	seed := uint64(0)
-	_, _, _ = e.Reset(seed)
-	actions := make([]string, 256)
-	for i := range actions {
-		actions[i] = envs.Boxed(string(rune('A' + r.IntN(26))))
-	}
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		st, err := e.Step(actions[i%len(actions)])
-		if err != nil {
-			b.Fatal(err)
-		}
-		if st.Done() {
-			seed++
-			_, _, _ = e.Reset(seed)
-		}
-	}
-}
-
 // FuzzStep: any response is a format error, an invalid move or a scored
 // guess; none panics, and rewards stay within the game's range.
 func FuzzStep(f *testing.F) {

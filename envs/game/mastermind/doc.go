@@ -23,7 +23,9 @@
 // Rewards: whenever the black pegs of a guess exceed the best count so far,
 // the step pays (black − best)/length, so a solve totals 1.0; the guess
 // equal to the code ends the episode (Terminated, success). The turn limit
-// truncates the episode with no further reward.
+// truncates the episode with no further reward. A guess made before is
+// scored like any other (its pegs again, reward 0, since it cannot beat the
+// best count); GEM calls it an invalid move, which pays the same.
 //
 // Observations come in two styles (option "style"): "gem", prose in the
 // manner of GEM, and "brief", a one-line instruction followed, on each step,

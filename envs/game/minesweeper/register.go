@@ -5,7 +5,7 @@ import (
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
-// Levels of GEM's ids (ENVS.md).
+// Levels of GEM's ids: the sizes and turn limits GEM registers.
 func easyLevel() Level { return Level{Name: "easy", Size: 5, Mines: 5, Turns: 25} }
 func hardLevel() Level { return Level{Name: "hard", Size: 8, Mines: 12, Turns: 64} }
 

@@ -1,7 +1,7 @@
 // Package sokoban is GEM's Sokoban game (game:Sokoban-v0-*): push every
 // box onto a target in a walled room.
 //
-// Rules (ENVS.md): the action is the last \boxed{up|down|left|right}
+// Rules: the action is the last \boxed{up|down|left|right}
 // (case-insensitive). The player walks one cell and pushes a box ahead of
 // it when the cell beyond the box is free; walking into a wall or pushing a
 // box into a wall or another box is an invalid move (reward 0, the episode
@@ -12,4 +12,6 @@
 // the player walks backwards, pulling boxes, for at most a budget of steps
 // below the turn limit. Pushing along the same path in reverse solves the
 // room, so every room is solvable within its turn limit.
+//
+// docs/envs.md compares these rules with GEM's.
 package sokoban

@@ -5,7 +5,7 @@ import (
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
-// Levels of GEM's ids (ENVS.md).
+// Levels of GEM's ids: the sizes and turn limits GEM registers.
 func easyLevel() Level { return Level{Name: "easy", Size: 6, Boxes: 2, Turns: 20} }
 func hardLevel() Level { return Level{Name: "hard", Size: 8, Boxes: 4, Turns: 50} }
 

@@ -9,13 +9,19 @@ import (
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
-// Level is one difficulty: a Box²×Box² grid with Clues given cells (more
-// when fewer blanks keep the solution unique) and a turn limit.
+// Level is one difficulty: a Box²×Box² grid, the number of cells the
+// generator tries to blank and a turn limit.
+//
+// Blanks counts empty cells, as GEM's clue parameter does: GEM's Sudoku
+// tries to blank that many cells of a full grid, in random order, and
+// fills a cell again when its blank would admit a second solution. gemgo
+// does the same, so a puzzle has at most Blanks empty cells, and a few
+// fewer when some of the tried cells had to stay.
 type Level struct {
-	Name  string
-	Box   int // 2 (4×4 grid) or 3 (9×9 grid)
-	Clues int
-	Turns int
+	Name   string
+	Box    int // 2 (4×4 grid) or 3 (9×9 grid)
+	Blanks int // cells to blank: at most n² − 1
+	Turns  int
 }
 
 // Env is a Sudoku episode. Make it with New or through a Registry.
@@ -52,8 +58,8 @@ func New(levels []Level, style envs.Style, maxTurns int) (*Env, error) {
 	}
 	for _, l := range levels {
 		n := l.Box * l.Box
-		if (l.Box != 2 && l.Box != 3) || l.Clues < 0 || l.Clues >= n*n || l.Turns < 1 {
-			return nil, fmt.Errorf("sudoku: level %+v: want box 2 or 3, clues in [0, n²), turns ≥ 1", l)
+		if (l.Box != 2 && l.Box != 3) || l.Blanks < 1 || l.Blanks >= n*n || l.Turns < 1 {
+			return nil, fmt.Errorf("sudoku: level %+v: want box 2 or 3, blanks in [1, n²), turns ≥ 1", l)
 		}
 	}
 	pcg := rand.NewPCG(0, 0)
@@ -67,7 +73,7 @@ func (e *Env) Description() string {
 	}
 	l := e.levels[0]
 	n := l.Box * l.Box
-	return fmt.Sprintf("Sudoku %d×%d with %d clues in %d turns, unique solution", n, n, l.Clues, l.Turns)
+	return fmt.Sprintf("Sudoku %d×%d with up to %d empty cells in %d turns, unique solution", n, n, l.Blanks, l.Turns)
 }
 
 // Reset generates a new puzzle with a unique solution.
@@ -76,7 +82,7 @@ func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	e.lv = gamekit.Pick(e.rng, e.levels)
 	e.sh = shape{n: e.lv.Box * e.lv.Box, b: e.lv.Box}
 	e.sol = e.sh.solution(e.rng)
-	e.grid = e.sh.puzzle(e.rng, e.sol, e.sh.n*e.sh.n-e.lv.Clues)
+	e.grid = e.sh.puzzle(e.rng, e.sol, e.lv.Blanks)
 	e.empty = 0
 	for _, v := range e.grid {
 		if v == 0 {

@@ -54,6 +54,36 @@ func TestResetPuzzleIsUnique(t *testing.T) {
 	}
 }
 
+// TestLevelsMatchGEMDifficulty: GEM's clue parameter (10 for easy, 50 for
+// hard) is the number of cells it tries to blank, so its easy puzzles have
+// 8 to 10 empty cells and its hard ones mostly 46 to 48. Reading the
+// parameter as the number of givens instead would leave 6 and 31.
+func TestLevelsMatchGEMDifficulty(t *testing.T) {
+	for _, c := range []struct {
+		id       string
+		seeds    int
+		lo, hi   int     // every puzzle's empty cells
+		mlo, mhi float64 // their mean
+	}{
+		{"game:Sudoku-v0-easy", 400, 7, 10, 9, 9.8},
+		{"game:Sudoku-v0-hard", 150, 42, 50, 46.5, 48.5},
+	} {
+		e := make1(t, c.id)
+		sum := 0
+		for seed := range uint64(c.seeds) {
+			_, info, err := e.Reset(seed)
+			require.NoError(t, err)
+			n := info["empty_cells"].(int)
+			require.GreaterOrEqual(t, n, c.lo, "%s seed %d", c.id, seed)
+			require.LessOrEqual(t, n, c.hi, "%s seed %d", c.id, seed)
+			sum += n
+		}
+		mean := float64(sum) / float64(c.seeds)
+		assert.GreaterOrEqual(t, mean, c.mlo, c.id)
+		assert.LessOrEqual(t, mean, c.mhi, c.id)
+	}
+}
+
 func TestSolveSumsToOne(t *testing.T) {
 	for _, id := range ids {
 		e := make1(t, id)

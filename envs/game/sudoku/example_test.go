@@ -29,15 +29,15 @@ func Example() {
 	// Output:
 	// Sudoku 4x4, 15 turns. Fill each '.' so rows, columns and 2x2 boxes hold 1-4 once. Answer \boxed{row col num}, 1-indexed.
 	//   1 2 3 4
-	// 1 1 4 . 2
-	// 2 2 3 1 .
-	// 3 3 2 4 .
+	// 1 1 . . 2
+	// 2 . . 1 .
+	// 3 . 2 4 .
 	// 4 . . 2 .
-	// reward 0.17
+	// reward 0.10
 	// Placed 3 at row 1 column 3.
 	//   1 2 3 4
-	// 1 1 4 3 2
-	// 2 2 3 1 .
-	// 3 3 2 4 .
+	// 1 1 . 3 2
+	// 2 . . 1 .
+	// 3 . 2 4 .
 	// 4 . . 2 .
 }

@@ -112,22 +112,19 @@ func (s shape) countSolutions(g []int8, limit int) int {
 	return solve()
 }
 
-// puzzle returns a puzzle of sol with up to empty cells blanked and exactly
-// one solution: cells are blanked in random order, each kept blank only if
-// the solution stays unique.
-func (s shape) puzzle(rng *rand.Rand, sol []int8, empty int) []int8 {
+// puzzle returns a puzzle of sol with exactly one solution, made as GEM
+// makes its puzzles: tries cells of a random order are blanked one by one,
+// and a cell whose blank would admit a second solution is filled again. So
+// the puzzle has at most tries empty cells, and a few fewer when some of
+// the tried cells had to stay.
+func (s shape) puzzle(rng *rand.Rand, sol []int8, tries int) []int8 {
 	g := append([]int8(nil), sol...)
-	blank := 0
-	for _, i := range rng.Perm(len(g)) {
-		if blank == empty {
-			break
-		}
+	order := rng.Perm(len(g))
+	for _, i := range order[:min(tries, len(order))] {
 		g[i] = 0
 		if s.countSolutions(g, 2) != 1 {
 			g[i] = sol[i]
-			continue
 		}
-		blank++
 	}
 	return g
 }

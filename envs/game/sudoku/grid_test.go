@@ -94,29 +94,26 @@ func TestSolutionsAreValid(t *testing.T) {
 
 func TestPuzzlesHaveExactlyOneSolution(t *testing.T) {
 	for _, c := range []struct {
-		b, clues, seeds int
-	}{{2, 10, 500}, {3, 50, 150}, {3, 30, 20}} {
+		b, tries, seeds int
+	}{{2, 10, 500}, {3, 50, 150}, {3, 64, 5}} {
 		s := shape{c.b * c.b, c.b}
-		exact := 0
 		for seed := range uint64(c.seeds) {
 			rng := rand.New(rand.NewPCG(seed, 0))
 			sol := s.solution(rng)
-			p := s.puzzle(rng, sol, s.n*s.n-c.clues)
-			clues := 0
+			p := s.puzzle(rng, sol, c.tries)
+			blanks := 0
 			for i, v := range p {
-				if v != 0 {
-					clues++
-					require.Equal(t, sol[i], v, "givens come from the solution")
+				if v == 0 {
+					blanks++
+					continue
 				}
+				require.Equal(t, sol[i], v, "givens come from the solution")
 			}
-			require.GreaterOrEqual(t, clues, c.clues)
-			if clues == c.clues {
-				exact++
-			}
+			require.LessOrEqual(t, blanks, c.tries, "at most one blank per tried cell")
+			require.Positive(t, blanks, "the first tried cell can always be blanked")
 			require.Equal(t, 1, naiveCount(p, c.b, 2), "box %d seed %d", c.b, seed)
 			require.Equal(t, 1, s.countSolutions(p, 2))
 		}
-		assert.Greater(t, exact, c.seeds*9/10, "box %d clues %d: almost always exactly the clues asked for", c.b, c.clues)
 	}
 }
 

@@ -5,16 +5,19 @@ import (
 	"github.com/gemgo/gemgo/envs/game/gamekit"
 )
 
-// Levels of GEM's ids (ENVS.md; clue counts as GEM registers them).
-func easyLevel() Level { return Level{Name: "easy", Box: 2, Clues: 10, Turns: 15} }
-func hardLevel() Level { return Level{Name: "hard", Box: 3, Clues: 50, Turns: 50} }
+// Levels of GEM's ids: GEM registers easy with clues=10 and hard with
+// clues=50 and tries to blank that many cells, so its easy 4×4 puzzles have
+// 8 to 10 empty cells and its hard 9×9 ones mostly 46 to 48; gemgo's match
+// (TestLevelsMatchGEMDifficulty).
+func easyLevel() Level { return Level{Name: "easy", Box: 2, Blanks: 10, Turns: 15} }
+func hardLevel() Level { return Level{Name: "hard", Box: 3, Blanks: 50, Turns: 50} }
 
 // Register adds game:Sudoku-v0-easy, -hard and -random to r. Options: style
 // ("gem" or "brief") and max_turns (0 keeps the level's limit).
 func Register(r *envs.Registry) error {
 	return gamekit.Register(r, "game:Sudoku-v0-", []gamekit.Level[[]Level]{
-		{Name: "easy", Desc: "Sudoku 4×4 with 10 clues, 15 turns, unique solution", Value: []Level{easyLevel()}},
-		{Name: "hard", Desc: "Sudoku 9×9 with 50 clues, 50 turns, unique solution", Value: []Level{hardLevel()}},
+		{Name: "easy", Desc: "Sudoku 4×4 with up to 10 empty cells, 15 turns, unique solution", Value: []Level{easyLevel()}},
+		{Name: "hard", Desc: "Sudoku 9×9 with up to 50 empty cells, 50 turns, unique solution", Value: []Level{hardLevel()}},
 		{Name: "random", Desc: "Sudoku, easy 4×4 or hard 9×9 drawn per episode, unique solution", Value: []Level{easyLevel(), hardLevel()}},
 	}, gamekit.Factory(0, 0, 10000, New))
 }

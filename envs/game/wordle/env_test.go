@@ -255,29 +255,6 @@ func FuzzParseGuess(f *testing.F) {
 	})
 }
 
-func BenchmarkStep(b *testing.B) {
-	e, err := New(Config{Level: "hard"})
-	require.NoError(b, err)
-	r := rand.New(rand.NewPCG(1, 1))
-	seed := uint64(0)
-	_, _, _ = e.Reset(seed)
-	actions := make([]string, 256)
-	for i := range actions {
-		actions[i] = e.SampleAction(r)
-	}
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		st, err := e.Step(actions[i%len(actions)])
-		if err != nil {
-			b.Fatal(err)
-		}
-		if st.Done() {
-			seed++
-			_, _, _ = e.Reset(seed)
-		}
-	}
-}
-
 // FuzzStep: any response is a format error exactly when ParseGuess fails;
 // otherwise the reward is within [0, 1] and nothing panics.
 func FuzzStep(f *testing.F) {

@@ -16,11 +16,15 @@
 // whole numbers is a format error (reward envs.RewardFormatError, the
 // episode terminates). Coordinates outside the grid, two ends not on one
 // row, column or diagonal, or a word already found are invalid moves
-// (reward 0, a message, the episode goes on); a line that spells no hidden
-// word scores 0. The letters along the line are read, so a listed word
-// found anywhere counts, forwards or backwards. Each word found earns
-// 1/words; finding all of them ends the episode. Every step counts towards
-// the turn limit; reaching it truncates the episode with that step's reward.
+// (reward 0, a message, the episode goes on). A word is credited only for
+// its own cells: the two ends given must be the two ends of the line it is
+// hidden on, in either order, as in GEM; any other line scores 0 with "No
+// hidden word". The generator makes that line the only one spelling the
+// word, either way round and in any direction: it never hides a word with
+// its reverse (GUM beside MUG) and redraws the random letters when they
+// would spell a hidden word again. Each word found earns 1/words; finding
+// all of them ends the episode. Every step counts towards the turn limit;
+// reaching it truncates the episode with that step's reward.
 //
 // Options: style ("gem" or "brief"), max_turns (default 20), word_file and
 // dictionary (see package words; the default is the embedded list, so an

@@ -234,7 +234,7 @@ func (e *Env) Step(action string) (envs.Step, error) {
 		info[envs.InfoInvalid] = true
 		fmt.Fprintf(&e.sb, "Invalid: the ends must be inside the %dx%d grid, on one row, column or diagonal.", e.grid.Size, e.grid.Size)
 	default:
-		i := e.match(line)
+		i := e.match(m.R1, m.C1, m.R2, m.C2)
 		switch {
 		case i < 0:
 			fmt.Fprintf(&e.sb, "No hidden word from (%d,%d) to (%d,%d).", m.R1, m.C1, m.R2, m.C2)
@@ -269,37 +269,16 @@ func (e *Env) Step(action string) (envs.Step, error) {
 	return st, nil
 }
 
-// match returns the index of the hidden word that line spells, forwards or
-// backwards (preferring one not yet found), or -1.
-func (e *Env) match(line []byte) int {
-	hit := -1
+// match returns the index of the hidden word whose two ends are (r1, c1)
+// and (r2, c2), in either order, or -1. A word is credited only for its own
+// cells: the letters of some other line, even one that spells the word,
+// never name it (Generate makes such lines impossible).
+func (e *Env) match(r1, c1, r2, c2 int) int {
 	for i, p := range e.grid.Words {
-		if len(p.Word) != len(line) || !(same(p.Word, line) || reversed(p.Word, line)) {
-			continue
-		}
-		if !e.found[i] {
+		er, ec := p.End()
+		if (r1 == p.Row && c1 == p.Col && r2 == er && c2 == ec) || (r1 == er && c1 == ec && r2 == p.Row && c2 == p.Col) {
 			return i
 		}
-		hit = i
 	}
-	return hit
-}
-
-func same(w string, line []byte) bool {
-	for i := range line {
-		if w[i] != line[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func reversed(w string, line []byte) bool {
-	n := len(line)
-	for i := range line {
-		if w[i] != line[n-1-i] {
-			return false
-		}
-	}
-	return true
+	return -1
 }

@@ -243,24 +243,6 @@ func FuzzParseMove(f *testing.F) {
 	})
 }
 
-func BenchmarkStep(b *testing.B) {
-	e := newEnv(b, Config{Level: "hard"})
-	r := rand.New(rand.NewPCG(1, 1))
-	seed := uint64(0)
-	_, _, _ = e.Reset(seed)
-	b.ReportAllocs()
-	for b.Loop() {
-		st, err := e.Step(e.SampleAction(r))
-		if err != nil {
-			b.Fatal(err)
-		}
-		if st.Done() {
-			seed++
-			_, _, _ = e.Reset(seed)
-		}
-	}
-}
-
 // FuzzStep: any response is a format error exactly when ParseMove fails;
 // otherwise the reward is within [0, 1] and nothing panics.
 func FuzzStep(f *testing.F) {

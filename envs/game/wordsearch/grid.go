@@ -48,9 +48,16 @@ func (g *Grid) At(r, c int) byte {
 // ErrNoGrid is returned when the words cannot all be hidden.
 var ErrNoGrid = errors.New("wordsearch: cannot hide the words in the grid: use a larger grid, fewer or shorter words")
 
-// Generate hides n distinct words of pool (each at most size letters) in a
-// size×size grid, running in the given directions, and fills the other
+// Generate hides n distinct words of pool (each of 2 to size letters) in
+// a size×size grid, running in the given directions, and fills the other
 // cells with random letters. Words may cross where they share a letter.
+//
+// Every hidden word spells on exactly one line of the grid, read either
+// way and in any of the 8 directions (see Grid.Lines): a word is never
+// hidden together with its reverse (gum and mug), and the random letters
+// are drawn again when they would spell a hidden word a second time. So
+// the cells where a player sees a listed word are the cells it was hidden
+// in, the only ones that credit it.
 func Generate(r *rand.Rand, pool []string, size, n int, dirs []Dir) (Grid, error) {
 	if n < 1 || size < 1 || len(dirs) == 0 || len(pool) == 0 {
 		return Grid{}, ErrNoGrid
@@ -61,7 +68,7 @@ func Generate(r *rand.Rand, pool []string, size, n int, dirs []Dir) (Grid, error
 		// pool of thousands for five words.
 		for tries := 0; len(g.Words) < n && tries < 40*n; tries++ {
 			w := pool[r.IntN(len(pool))]
-			if len(w) > size || g.has(w) {
+			if len(w) < 2 || len(w) > size || g.clashes(w) {
 				continue
 			}
 			for range 50 {
@@ -72,25 +79,88 @@ func Generate(r *rand.Rand, pool []string, size, n int, dirs []Dir) (Grid, error
 				}
 			}
 		}
-		if len(g.Words) == n {
-			for i, l := range g.Letters {
-				if l == 0 {
-					g.Letters[i] = 'a' + byte(r.IntN(26))
-				}
+		if len(g.Words) < n {
+			continue
+		}
+		free := make([]int, 0, len(g.Letters))
+		for i, l := range g.Letters {
+			if l == 0 {
+				free = append(free, i)
 			}
-			return g, nil
+		}
+		for range 20 {
+			for _, i := range free {
+				g.Letters[i] = 'a' + byte(r.IntN(26))
+			}
+			if g.eachWordOnce() {
+				return g, nil
+			}
 		}
 	}
 	return Grid{}, ErrNoGrid
 }
 
-func (g *Grid) has(w string) bool {
+// clashes says whether w or its reverse is already hidden.
+func (g *Grid) clashes(w string) bool {
 	for _, p := range g.Words {
-		if p.Word == w {
+		if p.Word == w || isReverse(p.Word, w) {
 			return true
 		}
 	}
 	return false
+}
+
+func isReverse(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range len(a) {
+		if a[i] != b[len(b)-1-i] {
+			return false
+		}
+	}
+	return true
+}
+
+// eachWordOnce says whether every hidden word spells on exactly one line.
+func (g *Grid) eachWordOnce() bool {
+	for _, p := range g.Words {
+		if g.Lines(p.Word) != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// Lines counts the lines of the grid that spell w (of 2 letters or more),
+// forwards or backwards, in any of the 8 directions. A line is counted
+// once whichever way it reads, so a palindrome hidden once counts 1.
+func (g *Grid) Lines(w string) int {
+	n := len(w)
+	if n < 2 {
+		return 0
+	}
+	count := 0
+	// Half of the 8 directions: the other half reads the same lines backwards.
+	for _, d := range []Dir{{0, 1}, {1, 0}, {1, 1}, {-1, 1}} {
+		for r := range g.Size {
+			for c := range g.Size {
+				if g.At(r+d.DR*(n-1), c+d.DC*(n-1)) == 0 {
+					continue // the line leaves the grid
+				}
+				fwd, back := true, true
+				for i := 0; i < n && (fwd || back); i++ {
+					l := g.At(r+d.DR*i, c+d.DC*i)
+					fwd = fwd && l == w[i]
+					back = back && l == w[n-1-i]
+				}
+				if fwd || back {
+					count++
+				}
+			}
+		}
+	}
+	return count
 }
 
 func (g *Grid) fits(p Placement) bool {
