@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/gemgo/gemgo/algo"
 	"github.com/gemgo/gemgo/buffer"
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/internal/atomicfile"
 	"github.com/gemgo/gemgo/metrics"
 	"github.com/gemgo/gemgo/policy"
 	"github.com/gemgo/gemgo/rollout"
@@ -93,7 +95,7 @@ func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (Res
 	if err != nil {
 		return r.result(), err
 	}
-	if c, ok := probe.(interface{ Close() error }); ok {
+	if c, ok := probe.(io.Closer); ok {
 		c.Close()
 	}
 	if opts.Resume {
@@ -129,7 +131,7 @@ func (r *runner) init(ctx context.Context) error {
 	if _, err := os.Stat(filepath.Join(r.dir, CheckpointFile)); err == nil {
 		return fmt.Errorf("run directory %s already holds a run: continue it with -resume %s, or pick another name or -out", r.dir, r.dir)
 	}
-	if err := writeFileAtomic(filepath.Join(r.dir, ConfigFile), r.cfgYAML); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(r.dir, ConfigFile), r.cfgYAML); err != nil {
 		return fmt.Errorf("run directory %s is not writable: %w (choose another with -out)", r.dir, err)
 	}
 	r.src = rand.NewPCG(cfg.Seed, 0x6a09e667f3bcc908)

@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"io"
 	"math/rand/v2"
 
 	"github.com/gemgo/gemgo/envs"
@@ -36,7 +37,7 @@ func randomPlay(newEnv func() (envs.Env, error), seed uint64, rng *rand.Rand, vi
 	if err != nil {
 		return err
 	}
-	if c, ok := env.(interface{ Close() error }); ok {
+	if c, ok := env.(io.Closer); ok {
 		defer c.Close()
 	}
 	sampler, ok := env.(envs.ActionSampler)
