@@ -95,8 +95,14 @@ func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (Res
 	if err != nil {
 		return r.result(), err
 	}
+	if !opts.Resume {
+		err = needSampler(cfg.Env.ID, probe)
+	}
 	if c, ok := probe.(io.Closer); ok {
 		c.Close()
+	}
+	if err != nil {
+		return r.result(), err
 	}
 	if opts.Resume {
 		err = r.resume()
