@@ -226,6 +226,7 @@ func (r *runner) loop(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	col.EnvID = cfg.Env.ID
 	defer col.Close()
 	if r.prog.Iteration == 0 && cfg.Eval.Episodes > 0 {
 		e, err := r.evaluate(ctx, 0)
@@ -329,6 +330,7 @@ func (r *runner) evaluate(ctx context.Context, it int) (EvalResult, error) {
 	if err != nil {
 		return EvalResult{}, err
 	}
+	ec.EnvID = r.cfg.Env.ID
 	defer ec.Close()
 	var b buffer.Buffer
 	plan := rollout.Plan{Budget: rollout.Budget{Episodes: len(seeds)}, Seed: rollout.ListSeeds(seeds)}
