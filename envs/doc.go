@@ -14,8 +14,11 @@
 //     EpisodeStats (return, turns and success on the step that ends an
 //     episode, read back with SummaryOf), and GEM's text observation
 //     wrappers ObservationHistory and ActionObservationHistory;
-//   - VectorEnv, which steps many envs concurrently (see its docs), and
-//     derives every episode's seed from one base seed (EpisodeSeed).
+//   - VectorEnv, gemgo's one vector runner (rollout.Collector plays its
+//     episodes through one), which steps many envs on a worker pool, turns
+//     an env's error or panic into an error naming the env and its seed,
+//     and either autoresets each env with a seed derived from one base seed
+//     (EpisodeSeed) or leaves the resets to the caller (AutoresetDisabled).
 //
 // The registry of built-in envs lives in the leaf package envs/builtin,
 // which imports every game and task family. The split keeps the contract

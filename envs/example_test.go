@@ -47,10 +47,10 @@ func ExampleVectorEnv() {
 		}
 	}
 	// Output:
-	// turn 1 env 0: "t1 lower" reward -0.05 done false
+	// turn 1 env 0: "t1 higher" reward -0.05 done false
 	// turn 1 env 1: "t1 format error" reward -0.1 done true | return -0.1 turns 1 success false | next "guess 1-9"
-	// turn 2 env 0: "t2 lower" reward -0.05 done true | return -0.1 turns 2 success false | next "guess 1-9"
+	// turn 2 env 0: "t2 higher" reward -0.05 done true | return -0.1 turns 2 success false | next "guess 1-9"
 	// turn 2 env 1: "t1 format error" reward -0.1 done true | return -0.1 turns 1 success false | next "guess 1-9"
-	// turn 3 env 0: "t1 higher" reward -0.05 done false
+	// turn 3 env 0: "t1 lower" reward -0.05 done false
 	// turn 3 env 1: "t1 format error" reward -0.1 done true | return -0.1 turns 1 success false | next "guess 1-9"
 }

@@ -2,6 +2,7 @@ package envs
 
 import (
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"sync"
@@ -62,7 +63,7 @@ func (r *Registry) Make(id string, opts ...Option) (Env, error) {
 	o := NewOptions(id, opts...)
 	env, err := f(o)
 	if oerr := o.Err(); oerr != nil {
-		if c, isCloser := env.(interface{ Close() error }); isCloser && env != nil {
+		if c, isCloser := env.(io.Closer); isCloser && env != nil {
 			_ = c.Close()
 		}
 		return nil, oerr

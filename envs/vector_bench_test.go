@@ -2,7 +2,6 @@ package envs_test
 
 import (
 	"math/rand/v2"
-	"runtime"
 	"testing"
 
 	"github.com/gemgo/gemgo/envs"
@@ -64,9 +63,12 @@ func benchVectorEnv(b *testing.B, n, workers int) {
 	b.ReportMetric(float64(k*n)/b.Elapsed().Seconds(), "steps/s")
 }
 
+// The default pool (GOMAXPROCS workers), the sequential mode, and one
+// goroutine per env (Workers = n).
 func BenchmarkVectorEnv1(b *testing.B)            { benchVectorEnv(b, 1, 0) }
 func BenchmarkVectorEnv8(b *testing.B)            { benchVectorEnv(b, 8, 0) }
 func BenchmarkVectorEnv64(b *testing.B)           { benchVectorEnv(b, 64, 0) }
 func BenchmarkVectorEnvSequential8(b *testing.B)  { benchVectorEnv(b, 8, 1) }
 func BenchmarkVectorEnvSequential64(b *testing.B) { benchVectorEnv(b, 64, 1) }
-func BenchmarkVectorEnvPooled64(b *testing.B)     { benchVectorEnv(b, 64, runtime.GOMAXPROCS(0)) }
+func BenchmarkVectorEnvPerEnv8(b *testing.B)      { benchVectorEnv(b, 8, 8) }
+func BenchmarkVectorEnvPerEnv64(b *testing.B)     { benchVectorEnv(b, 64, 64) }

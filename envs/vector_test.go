@@ -44,14 +44,15 @@ func rollout(t *testing.T, v *envs.VectorEnv, base uint64, steps int) [][]envs.V
 func TestVectorEnvModesGiveIdenticalResults(t *testing.T) {
 	for base := range uint64(12) {
 		var runs [][][]envs.VecStep
-		for _, workers := range []int{1, 0, 3} {
+		for _, workers := range []int{1, 0, 3, 16} {
 			v, err := envs.NewVectorEnv(toys(16, 3), envs.VectorConfig{Workers: workers})
 			require.NoError(t, err)
 			runs = append(runs, rollout(t, v, base, 40))
 			require.NoError(t, v.Close())
 		}
-		require.Equal(t, runs[0], runs[1], "base %d: concurrent (one goroutine per env) differs from sequential", base)
+		require.Equal(t, runs[0], runs[1], "base %d: GOMAXPROCS workers differ from sequential", base)
 		require.Equal(t, runs[0], runs[2], "base %d: 3 workers differ from sequential", base)
+		require.Equal(t, runs[0], runs[3], "base %d: one goroutine per env differs from sequential", base)
 	}
 }
 
@@ -179,7 +180,7 @@ func (f faulty) Step(a string) (envs.Step, error) {
 }
 
 func TestVectorEnvEnvFailures(t *testing.T) {
-	for _, workers := range []int{0, 1, 2} {
+	for _, workers := range []int{0, 1, 2, 3} {
 		list := []envs.Env{faulty{envtest.NewToy(9)}, faulty{envtest.NewToy(9)}, faulty{envtest.NewToy(9)}}
 		v, err := envs.NewVectorEnv(list, envs.VectorConfig{Workers: workers})
 		require.NoError(t, err)
@@ -187,8 +188,12 @@ func TestVectorEnvEnvFailures(t *testing.T) {
 		require.NoError(t, err)
 		res, err := v.Step([]string{"fail", `\boxed{0}`, "panic"})
 		require.Error(t, err)
-		assert.Contains(t, err.Error(), "env 0: step: tool crashed")
-		assert.Contains(t, err.Error(), "env 2: panic: boom")
+		assert.Contains(t, err.Error(), fmt.Sprintf("env 0 (seed %d): step: tool crashed", envs.EpisodeSeed(0, 0, 0)))
+		assert.Contains(t, err.Error(), fmt.Sprintf("env 2 (seed %d): step: panic: boom", envs.EpisodeSeed(0, 2, 0)))
+		var pe *envs.PanicError
+		require.ErrorAs(t, err, &pe)
+		assert.Equal(t, envs.PanicError{Index: 2, Seed: envs.EpisodeSeed(0, 2, 0), Op: "step", Value: "boom"}, envs.PanicError{Index: pe.Index, Seed: pe.Seed, Op: pe.Op, Value: pe.Value})
+		assert.Contains(t, string(pe.Stack), "faulty.Step", "the stack shows where the env panicked")
 		assert.Equal(t, "t1 invalid", res[1].Step.Obs, "the healthy env's result is valid")
 		_, err = v.StepSome([]int{0}, []string{`\boxed{1}`})
 		require.ErrorContains(t, err, "env 0 has no active episode")

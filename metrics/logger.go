@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+
+	"github.com/gemgo/gemgo/internal/atomicfile"
 )
 
 // File names a Logger writes inside its directory.
@@ -232,7 +234,7 @@ func (l *Logger) rewriteCSV() error {
 	}
 	w.Flush()
 	path := filepath.Join(l.dir, CSVName)
-	if err := writeFileAtomic(path, buf.Bytes()); err != nil {
+	if err := atomicfile.WriteFile(path, buf.Bytes()); err != nil {
 		return err
 	}
 	if l.csv != nil {

@@ -7,6 +7,8 @@ import (
 	"html/template"
 	"io"
 	"strings"
+
+	"github.com/gemgo/gemgo/internal/atomicfile"
 )
 
 // echartsJS is Apache ECharts 5.6.0 (dist/echarts.min.js from npm), inlined
@@ -66,7 +68,7 @@ func WritePage(path, title, subtitle string, sections ...Section) error {
 	if err := RenderPage(&b, title, subtitle, sections...); err != nil {
 		return fmt.Errorf("write page %s: %w", path, err)
 	}
-	return writeFileAtomic(path, b.Bytes())
+	return atomicfile.WriteFile(path, b.Bytes())
 }
 
 // RenderPage writes the page WritePage would write to w.

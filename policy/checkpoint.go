@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
@@ -10,13 +9,12 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/gemgo/gemgo/internal/atomicfile"
 	"github.com/nlpodyssey/safetensors"
 )
 
@@ -73,9 +71,8 @@ const (
 	checkpointFormat    = "gemgo-checkpoint"
 )
 
-// SaveCheckpoint writes c to path atomically: it writes a temporary file in
-// the same directory, syncs it to disk and renames it over path, so a failed
-// save never damages an existing checkpoint.
+// SaveCheckpoint writes c to path atomically (atomicfile.WriteFile): a
+// failed save never damages an existing checkpoint.
 //
 // The file is safetensors: an 8-byte little-endian header length, a JSON
 // header and the raw tensors. Every tensor is float32 ("F32") named
@@ -89,50 +86,8 @@ func SaveCheckpoint(path string, c *Checkpoint) (err error) {
 	if err != nil {
 		return fmt.Errorf("save checkpoint %s: %w", path, err)
 	}
-	if err := writeFileAtomic(path, data); err != nil {
-		return fmt.Errorf("save checkpoint %s: %w", path, err)
-	}
-	return nil
-}
-
-// writeFileAtomic writes data to a temporary file next to path, syncs it
-// and renames it to path; on failure it removes the temporary file.
-func writeFileAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			_ = f.Close()
-			_ = os.Remove(tmp)
-		}
-	}()
-	w := bufio.NewWriterSize(f, 1<<20)
-	if _, err = w.Write(data); err != nil {
-		return err
-	}
-	if err = w.Flush(); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return err
-	}
-	// Make the rename itself durable; not every system can sync a directory.
-	if d, derr := os.Open(dir); derr == nil {
-		_ = d.Sync()
-		_ = d.Close()
+	if err := atomicfile.WriteFile(path, data); err != nil {
+		return fmt.Errorf("save checkpoint: %w", err)
 	}
 	return nil
 }

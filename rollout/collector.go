@@ -2,58 +2,82 @@ package rollout
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
-	"runtime"
-	"sync"
 	"time"
 
 	"github.com/gemgo/gemgo/buffer"
 	"github.com/gemgo/gemgo/envs"
 )
 
-// Collector plays episodes on a fixed set of env slots.
+// Collector plays episodes on a fixed set of env slots: the envs of an
+// envs.VectorEnv in AutoresetDisabled mode, slot i being env i. The
+// collector hands out the seeds (see Plan), so it resets slots itself with
+// VectorEnv.ResetSome; the VectorEnv steps them on its worker pool and
+// turns an env's error or panic into an error naming the slot and seed.
 type Collector struct {
-	envs   []envs.Env
+	// EnvID, when set, names the envs in errors (the registry id they were
+	// made from, say).
+	EnvID string
+
+	vec    *envs.VectorEnv
 	policy Policy
-	// Sequential steps the envs one after another instead of concurrently
-	// (same results; for debugging and for envs that are not thread-safe
-	// with each other).
-	Sequential bool
 }
 
-// NewCollector makes a collector over n envs built by make.
-func NewCollector(n int, make func() (envs.Env, error), p Policy) (*Collector, error) {
+// NewCollector makes a collector over n envs built by newEnv, stepped on the
+// VectorEnv's default worker pool (envs.VectorConfig.Workers).
+func NewCollector(n int, newEnv func() (envs.Env, error), p Policy) (*Collector, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("rollout: %d envs: need at least 1", n)
 	}
-	c := &Collector{policy: p}
-	for i := 0; i < n; i++ {
-		e, err := make()
+	list := make([]envs.Env, 0, n)
+	closeAll := func() {
+		for _, e := range list {
+			if c, ok := e.(io.Closer); ok {
+				_ = c.Close()
+			}
+		}
+	}
+	for i := range n {
+		e, err := newEnv()
 		if err != nil {
-			c.Close()
+			closeAll()
 			return nil, fmt.Errorf("rollout: make env %d: %w", i, err)
 		}
-		c.envs = append(c.envs, e)
+		if e == nil {
+			closeAll()
+			return nil, fmt.Errorf("rollout: make env %d: the factory returned a nil env", i)
+		}
+		list = append(list, e)
 	}
-	return c, nil
+	v, err := envs.NewVectorEnv(list, envs.VectorConfig{Autoreset: envs.AutoresetDisabled})
+	if err != nil {
+		closeAll()
+		return nil, fmt.Errorf("rollout: %w", err)
+	}
+	return NewVectorCollector(v, p)
+}
+
+// NewVectorCollector makes a collector over the envs of v, which must be
+// made with VectorConfig.Autoreset = envs.AutoresetDisabled (set Workers
+// there to choose the worker pool). The collector owns v: Close closes it.
+func NewVectorCollector(v *envs.VectorEnv, p Policy) (*Collector, error) {
+	if v == nil {
+		return nil, errors.New("rollout: nil vector env")
+	}
+	if v.Autoreset() != envs.AutoresetDisabled {
+		return nil, fmt.Errorf("rollout: the vector env autoresets %v: make it with VectorConfig.Autoreset = envs.AutoresetDisabled, the collector hands out the seeds", v.Autoreset())
+	}
+	return &Collector{vec: v, policy: p}, nil
 }
 
 // SetPolicy replaces the policy (for evaluation with a greedy one, say).
 func (c *Collector) SetPolicy(p Policy) { c.policy = p }
 
-// Close closes the envs that hold resources.
-func (c *Collector) Close() error {
-	var first error
-	for _, e := range c.envs {
-		if cl, ok := e.(interface{ Close() error }); ok {
-			if err := cl.Close(); err != nil && first == nil {
-				first = err
-			}
-		}
-	}
-	return first
-}
+// Close closes the envs that hold resources (those that are io.Closers).
+func (c *Collector) Close() error { return c.vec.Close() }
 
 // Stats counts what one Collect did.
 type Stats struct {
@@ -94,7 +118,8 @@ type ticket struct {
 
 // Collect plays the episodes of plan and appends them to buf. The policy
 // samples with rng. It stops early with ctx's error when ctx is done
-// (episodes finished so far are in buf).
+// (episodes finished so far are in buf). An env that fails or panics stops
+// the collection with an error naming its slot and seed.
 func (c *Collector) Collect(ctx context.Context, plan Plan, buf *buffer.Buffer, rng *rand.Rand) (Stats, error) {
 	if err := plan.validate(); err != nil {
 		return Stats{}, err
@@ -110,14 +135,15 @@ func (c *Collector) Collect(ctx context.Context, plan Plan, buf *buffer.Buffer, 
 		}
 		return st.Steps < plan.Budget.Steps
 	}
-	slots := make([]slot, len(c.envs))
+	slots := make([]slot, c.vec.Len())
 	for {
 		if err := ctx.Err(); err != nil {
 			st.Wall = time.Since(start)
 			return st, err
 		}
-		// 1. Hand out tickets to free slots, then reset them concurrently.
+		// 1. Hand out tickets to free slots, then reset them together.
 		var resets []int
+		var seeds []uint64
 		for i := range slots {
 			if slots[i].active {
 				continue
@@ -135,16 +161,18 @@ func (c *Collector) Collect(ctx context.Context, plan Plan, buf *buffer.Buffer, 
 			slots[i] = slot{active: true, seed: queue[0].seed, group: queue[0].group}
 			queue = queue[1:]
 			resets = append(resets, i)
+			seeds = append(seeds, slots[i].seed)
 		}
-		t0 := time.Now()
-		errs := c.each(resets, func(i int) error {
-			obs, _, err := c.envs[i].Reset(slots[i].seed)
-			slots[i].obs = obs
-			return err
-		})
-		st.EnvTime += time.Since(t0)
-		if err := firstErr(errs, resets, slots, "reset"); err != nil {
-			return st, err
+		if len(resets) > 0 {
+			t0 := time.Now()
+			obs, _, err := c.vec.ResetSome(resets, seeds)
+			st.EnvTime += time.Since(t0)
+			if err != nil {
+				return st, c.envError(err)
+			}
+			for j, i := range resets {
+				slots[i].obs = obs[j]
+			}
 		}
 		var active []int
 		for i := range slots {
@@ -160,7 +188,7 @@ func (c *Collector) Collect(ctx context.Context, plan Plan, buf *buffer.Buffer, 
 		for j, i := range active {
 			obs[j] = slots[i].obs
 		}
-		t0 = time.Now()
+		t0 := time.Now()
 		acts, err := c.policy.Act(obs, rng)
 		st.PolicyTime += time.Since(t0)
 		if err != nil {
@@ -169,25 +197,22 @@ func (c *Collector) Collect(ctx context.Context, plan Plan, buf *buffer.Buffer, 
 		if len(acts) != len(obs) {
 			return st, fmt.Errorf("rollout: policy answered %d observations with %d actions", len(obs), len(acts))
 		}
-		// 3. Step every active env concurrently.
-		pos := make(map[int]int, len(active))
-		for j, i := range active {
-			pos[i] = j
+		// 3. Step every active env on the VectorEnv's worker pool.
+		texts := make([]string, len(acts))
+		for j, a := range acts {
+			texts[j] = a.Text
 		}
 		t0 = time.Now()
-		errs = c.each(active, func(i int) error {
-			s, err := c.envs[i].Step(acts[pos[i]].Text)
-			slots[i].last = s
-			return err
-		})
+		steps, err := c.vec.StepSome(active, texts)
 		st.EnvTime += time.Since(t0)
-		if err := firstErr(errs, active, slots, "step"); err != nil {
-			return st, err
+		if err != nil {
+			return st, c.envError(err)
 		}
 		// 4. Record transitions; gather finished episodes in slot order.
 		var finished []int
 		for j, i := range active {
-			a, s := acts[j], slots[i].last
+			a, s := acts[j], steps[j].Step
+			slots[i].last = s
 			st.Steps++
 			st.SampledTokens += len(a.Response)
 			slots[i].turns = append(slots[i].turns, buffer.Transition{
@@ -242,41 +267,19 @@ func (c *Collector) finish(finished []int, slots []slot, buf *buffer.Buffer, st 
 	return nil
 }
 
-// each runs f for every index, spread over GOMAXPROCS goroutines (or in
-// order when Sequential), and returns the errors by position in idx. A game
-// step takes about a microsecond, so a goroutine per env would cost more
-// than it saves; a few goroutines each taking a contiguous share keep the
-// cores busy for slow envs (code, tools) too.
-func (c *Collector) each(idx []int, f func(i int) error) []error {
-	errs := make([]error, len(idx))
-	workers := min(runtime.GOMAXPROCS(0), len(idx))
-	if c.Sequential || workers < 2 {
-		for j, i := range idx {
-			errs[j] = f(i)
-		}
-		return errs
+// envError reports the first failed slot of a VectorEnv error (which
+// names the slot as "env i" and its seed) and how many others failed.
+func (c *Collector) envError(err error) error {
+	prefix := "rollout: "
+	if c.EnvID != "" {
+		prefix += c.EnvID + ": "
 	}
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		lo, hi := w*len(idx)/workers, (w+1)*len(idx)/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := lo; j < hi; j++ {
-				errs[j] = f(idx[j])
-			}
-		}()
+	var list []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		list = j.Unwrap()
 	}
-	wg.Wait()
-	return errs
-}
-
-func firstErr(errs []error, idx []int, slots []slot, what string) error {
-	for j, err := range errs {
-		if err != nil {
-			i := idx[j]
-			return fmt.Errorf("rollout: env %d (seed %d) %s: %w", i, slots[i].seed, what, err)
-		}
+	if len(list) > 1 {
+		return fmt.Errorf("%s%w (and %d more failed)", prefix, list[0], len(list)-1)
 	}
-	return nil
+	return fmt.Errorf("%s%w", prefix, err)
 }

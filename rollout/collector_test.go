@@ -141,10 +141,27 @@ func TestCollectStepsBudget(t *testing.T) {
 	}
 }
 
+// newWorkersCollector is newCollector on a VectorEnv with the given
+// worker count.
+func newWorkersCollector(t *testing.T, n, workers int, p Policy) *Collector {
+	list := make([]envs.Env, n)
+	for i := range list {
+		list[i] = &stopEnv{}
+	}
+	v, err := envs.NewVectorEnv(list, envs.VectorConfig{Workers: workers, Autoreset: envs.AutoresetDisabled})
+	require.NoError(t, err)
+	c, err := NewVectorCollector(v, p)
+	require.NoError(t, err)
+	return c
+}
+
 func TestCollectDeterministicAndSequentialEqual(t *testing.T) {
 	run := func(seq bool, seed uint64) buffer.Buffer {
-		c := newCollector(t, 7, &coinPolicy{})
-		c.Sequential = seq
+		workers := 0
+		if seq {
+			workers = 1
+		}
+		c := newWorkersCollector(t, 7, workers, &coinPolicy{})
 		var buf buffer.Buffer
 		_, err := c.Collect(context.Background(), Plan{Budget: Budget{Episodes: 40}, GroupSize: 2, Seed: SeedSequence(seed, 4)}, &buf, rand.New(rand.NewPCG(seed, 9)))
 		require.NoError(t, err)
@@ -186,7 +203,8 @@ func TestCollectErrors(t *testing.T) {
 	var buf buffer.Buffer
 	_, err = c.Collect(context.Background(), Plan{Budget: Budget{Episodes: 2}, Seed: SeedSequence(0, 0)}, &buf, rand.New(rand.NewPCG(1, 1)))
 	assert.ErrorContains(t, err, "tool crashed")
-	assert.ErrorContains(t, err, "step")
+	assert.ErrorContains(t, err, fmt.Sprintf("env 0 (seed %d): step", SeedSequence(0, 0)(0)))
+	assert.ErrorContains(t, err, "and 1 more failed", "both slots fail; the first is reported")
 
 	_, err = c.Collect(context.Background(), Plan{Budget: Budget{Episodes: 2, Steps: 3}, Seed: SeedSequence(0, 0)}, &buf, nil)
 	assert.ErrorContains(t, err, "exactly one")
@@ -211,4 +229,78 @@ func TestSeedSequence(t *testing.T) {
 	}
 	assert.Len(t, seen, 1000, "no two (iteration, group) pairs share a seed")
 	assert.NotEqual(t, SeedSequence(1, 0)(0), SeedSequence(2, 0)(0))
+	// The training seeds of existing runs: a change here changes every
+	// run's episodes.
+	assert.Equal(t, uint64(17806084464462151440), SeedSequence(1, 1)(0))
+	assert.Equal(t, uint64(7820789298308021700), SeedSequence(1, 30)(127))
+	assert.Equal(t, uint64(16668315612327561355), SeedSequence(42, 3)(5))
+	assert.Equal(t, uint64(13076858268166860689), SeedSequence(0, 0)(0))
+}
+
+// panicEnv is stopEnv that panics in Step on the episode of seed bad (and
+// in Reset too with inReset).
+type panicEnv struct {
+	stopEnv
+	bad     uint64
+	inReset bool
+}
+
+func (e *panicEnv) Reset(seed uint64) (string, envs.Info, error) {
+	if e.inReset && seed == e.bad {
+		panic("reset exploded")
+	}
+	return e.stopEnv.Reset(seed)
+}
+
+func (e *panicEnv) Step(a string) (envs.Step, error) {
+	if e.seed == e.bad {
+		panic(fmt.Sprintf("step exploded on seed %d", e.seed))
+	}
+	return e.stopEnv.Step(a)
+}
+
+func TestCollectEnvPanicIsAnError(t *testing.T) {
+	seeds := SeedSequence(7, 1)
+	for _, inReset := range []bool{false, true} {
+		for _, workers := range []int{1, 0} {
+			// Slot g starts group g: the env of slot 2 meets the bad seed.
+			bad := seeds(2)
+			list := make([]envs.Env, 4)
+			for i := range list {
+				list[i] = &panicEnv{bad: bad, inReset: inReset}
+			}
+			v, err := envs.NewVectorEnv(list, envs.VectorConfig{Workers: workers, Autoreset: envs.AutoresetDisabled})
+			require.NoError(t, err)
+			c, err := NewVectorCollector(v, &coinPolicy{})
+			require.NoError(t, err)
+			var buf buffer.Buffer
+			_, err = c.Collect(context.Background(), Plan{Budget: Budget{Episodes: 8}, Seed: seeds}, &buf, rand.New(rand.NewPCG(1, 1)))
+			require.Error(t, err, "reset %t workers %d", inReset, workers)
+			assert.ErrorContains(t, err, fmt.Sprintf("env 2 (seed %d)", bad))
+			var pe *envs.PanicError
+			require.ErrorAs(t, err, &pe)
+			assert.Equal(t, 2, pe.Index)
+			assert.Equal(t, bad, pe.Seed)
+			if inReset {
+				assert.Equal(t, "reset", pe.Op)
+				assert.Equal(t, "reset exploded", pe.Value)
+			} else {
+				assert.Equal(t, "step", pe.Op)
+				assert.ErrorContains(t, err, "step exploded")
+			}
+			assert.NotEmpty(t, pe.Stack)
+			require.NoError(t, c.Close())
+		}
+	}
+}
+
+func TestNewVectorCollectorNeedsDisabledAutoreset(t *testing.T) {
+	v, err := envs.NewVectorEnv([]envs.Env{&stopEnv{}}, envs.VectorConfig{})
+	require.NoError(t, err)
+	_, err = NewVectorCollector(v, &coinPolicy{})
+	assert.ErrorContains(t, err, "AutoresetDisabled")
+	_, err = NewVectorCollector(nil, &coinPolicy{})
+	assert.Error(t, err)
+	_, err = NewCollector(2, func() (envs.Env, error) { return nil, nil }, &coinPolicy{})
+	assert.ErrorContains(t, err, "nil env")
 }

@@ -1,6 +1,10 @@
 package rollout
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gemgo/gemgo/envs"
+)
 
 // Budget says how much to collect in one call of Collect. Exactly one of
 // Episodes and Steps is set. With Steps, no new group starts once the
@@ -37,24 +41,15 @@ func (p Plan) validate() error {
 	return nil
 }
 
-// SeedSequence returns a Seed function whose g-th seed is a fixed hash of
-// (base, iteration, g): different iterations and groups get unrelated
-// seeds, and the same arguments always give the same seed.
+// SeedSequence returns a Seed function whose g-th seed is
+// envs.EpisodeSeed(base, iteration, g): different iterations and groups get
+// unrelated seeds, and the same arguments always give the same seed.
 func SeedSequence(base uint64, iteration int) func(g int) uint64 {
-	return func(g int) uint64 {
-		return splitmix(splitmix(base^0x9e3779b97f4a7c15) ^ splitmix(uint64(iteration)<<32|uint64(uint32(g))))
-	}
+	return func(g int) uint64 { return envs.EpisodeSeed(base, iteration, g) }
 }
 
 // ListSeeds returns a Seed function reading seeds[g] (for evaluation on
 // fixed held-out seeds).
 func ListSeeds(seeds []uint64) func(g int) uint64 {
 	return func(g int) uint64 { return seeds[g%len(seeds)] }
-}
-
-func splitmix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/gemgo/gemgo/internal/atomicfile"
 	"github.com/gemgo/gemgo/policy"
 )
 
@@ -87,5 +88,5 @@ func dropRowsAfter(dir string, it int) error {
 	if !dropped {
 		return nil
 	}
-	return writeFileAtomic(path, keep)
+	return atomicfile.WriteFile(path, keep)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/gemgo/gemgo/algo"
 	"github.com/gemgo/gemgo/buffer"
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/internal/atomicfile"
 	"github.com/gemgo/gemgo/metrics"
 	"github.com/gemgo/gemgo/policy"
 	"github.com/gemgo/gemgo/rollout"
@@ -93,8 +95,14 @@ func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (Res
 	if err != nil {
 		return r.result(), err
 	}
-	if c, ok := probe.(interface{ Close() error }); ok {
+	if !opts.Resume {
+		err = needSampler(cfg.Env.ID, probe)
+	}
+	if c, ok := probe.(io.Closer); ok {
 		c.Close()
+	}
+	if err != nil {
+		return r.result(), err
 	}
 	if opts.Resume {
 		err = r.resume()
@@ -129,7 +137,7 @@ func (r *runner) init(ctx context.Context) error {
 	if _, err := os.Stat(filepath.Join(r.dir, CheckpointFile)); err == nil {
 		return fmt.Errorf("run directory %s already holds a run: continue it with -resume %s, or pick another name or -out", r.dir, r.dir)
 	}
-	if err := writeFileAtomic(filepath.Join(r.dir, ConfigFile), r.cfgYAML); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(r.dir, ConfigFile), r.cfgYAML); err != nil {
 		return fmt.Errorf("run directory %s is not writable: %w (choose another with -out)", r.dir, err)
 	}
 	r.src = rand.NewPCG(cfg.Seed, 0x6a09e667f3bcc908)
@@ -218,6 +226,7 @@ func (r *runner) loop(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	col.EnvID = cfg.Env.ID
 	defer col.Close()
 	if r.prog.Iteration == 0 && cfg.Eval.Episodes > 0 {
 		e, err := r.evaluate(ctx, 0)
@@ -321,6 +330,7 @@ func (r *runner) evaluate(ctx context.Context, it int) (EvalResult, error) {
 	if err != nil {
 		return EvalResult{}, err
 	}
+	ec.EnvID = r.cfg.Env.ID
 	defer ec.Close()
 	var b buffer.Buffer
 	plan := rollout.Plan{Budget: rollout.Budget{Episodes: len(seeds)}, Seed: rollout.ListSeeds(seeds)}

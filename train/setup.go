@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"io"
 	"math/rand/v2"
 
 	"github.com/gemgo/gemgo/envs"
@@ -26,6 +27,17 @@ func envFactory(reg *envs.Registry, ec EnvConfig) func() (envs.Env, error) {
 	}
 }
 
+// needSampler checks that env, as the run wraps it, can draw random
+// actions: the vocabulary (and the format warm-up) come from random play.
+// A wrapper always has a SampleAction method, so the check is
+// envs.SamplerOf's, which looks through the wrappers.
+func needSampler(id string, env envs.Env) error {
+	if _, ok := envs.SamplerOf(env); ok {
+		return nil
+	}
+	return fmt.Errorf("env %s has no SampleAction: training builds its vocabulary (tokenizer.corpus_episodes) and the format warm-up (warmup.steps) from random play, so the env must draw random valid actions; implement envs.ActionSampler on it (SampleAction(r *rand.Rand) string)", id)
+}
+
 // pair is one (observation, action) example of random play.
 type pair struct{ obs, action string }
 
@@ -36,12 +48,12 @@ func randomPlay(newEnv func() (envs.Env, error), seed uint64, rng *rand.Rand, vi
 	if err != nil {
 		return err
 	}
-	if c, ok := env.(interface{ Close() error }); ok {
+	if c, ok := env.(io.Closer); ok {
 		defer c.Close()
 	}
-	sampler, ok := env.(envs.ActionSampler)
+	sampler, ok := envs.SamplerOf(env)
 	if !ok {
-		return fmt.Errorf("env has no SampleAction: it cannot be used for the format warm-up or the vocabulary")
+		return fmt.Errorf("env has no SampleAction (envs.ActionSampler): random play needs one")
 	}
 	for ep := uint64(0); ; ep++ {
 		obs, _, err := env.Reset(seed + ep)

@@ -1,6 +1,7 @@
 package builtin_test
 
 import (
+	"io"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -58,7 +59,7 @@ func TestBuiltinsConform(t *testing.T) {
 				require.ErrorContains(t, err, "unknown option style", "an env either has the brief style or no style option")
 				return
 			}
-			if c, ok := env.(interface{ Close() error }); ok {
+			if c, ok := env.(io.Closer); ok {
 				require.NoError(t, c.Close())
 			}
 			var briefCheck []envtest.Option

@@ -2,6 +2,7 @@ package envtest
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -72,7 +73,7 @@ func checkEnv(t reporter, factory func() (envs.Env, error), opts ...Option) {
 	} {
 		env := c.make()
 		c.guard(check.name, func() { check.run(env) })
-		if cl, ok := env.(interface{ Close() error }); ok {
+		if cl, ok := env.(io.Closer); ok {
 			if err := cl.Close(); err != nil {
 				t.Errorf("envtest: %s: Close: %v", check.name, err)
 			}

@@ -2,6 +2,7 @@ package envtest
 
 import (
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"sync"
 
@@ -27,7 +28,7 @@ func (c *checker) concurrent(env envs.Env) {
 	others := []envs.Env{c.make(), c.make()}
 	defer func() {
 		for _, e := range others {
-			if cl, ok := e.(interface{ Close() error }); ok {
+			if cl, ok := e.(io.Closer); ok {
 				_ = cl.Close()
 			}
 		}

@@ -2,6 +2,7 @@ package envtest
 
 import (
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"reflect"
 
@@ -77,7 +78,7 @@ func (c *checker) determinism(env envs.Env) {
 	const check = "determinism"
 	other := c.make()
 	defer func() {
-		if cl, ok := other.(interface{ Close() error }); ok {
+		if cl, ok := other.(io.Closer); ok {
 			_ = cl.Close()
 		}
 	}()
