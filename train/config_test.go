@@ -224,3 +224,14 @@ func TestBaseFile(t *testing.T) {
 	assert.ErrorContains(t, err, `unknown key "bsae" in the top level`)
 	assert.ErrorContains(t, err, "base, checkpoint")
 }
+
+// A run saved before the lower packages' settings became keys (its
+// config.yaml lacks loss.kind, optim.beta1, algo.epsilon, ...) resumes
+// with the same config: the new keys' defaults are what it ran with.
+func TestOldConfigLoads(t *testing.T) {
+	old, err := LoadFile("testdata/config_before_owned_keys.yaml", nil)
+	require.NoError(t, err)
+	now, err := LoadFile("../configs/rebn_guess.yaml", []string{"iterations=30", "eval.every=10", "checkpoint.every=10"})
+	require.NoError(t, err)
+	assert.Equal(t, now, old)
+}
