@@ -77,12 +77,13 @@ type LossConfig struct {
 	KLResetEvery      int `yaml:"kl_reset_every"` // iterations between moves of the reference to the current policy; 0: never
 }
 
-// OptimConfig is policy's Adam plus the switch for a cosine decay over the
-// run. With cosine and total_steps 0, the decay ends at the run's estimated
-// optimizer steps (iterations × epochs × minibatches).
+// OptimConfig is policy's Adam plus the switch for a cosine decay of the
+// learning rate. With cosine, the decay ends at total_steps, or when that
+// is 0 at the run's estimated optimizer steps (iterations × epochs ×
+// minibatches); without it the rate stays at lr after the warm-up.
 type OptimConfig struct {
 	policy.OptimConfig `yaml:",inline"`
-	Cosine             bool `yaml:"cosine"` // decay to min_lr_frac·lr by total_steps (0: the end of the run)
+	Cosine             bool `yaml:"cosine"` // decay to min_lr_frac·lr by total_steps (0: by the end of the run)
 }
 
 // SampleConfig is policy's sampling during rollouts, plus what happens to
@@ -199,6 +200,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Loss.KLResetEvery > 0 && !(c.Loss.KLCoef > 0) {
 		bad("loss.kl_reset_every = %d moves the reference of the KL penalty, but loss.kl_coef = %v: set kl_coef > 0 or kl_reset_every = 0", c.Loss.KLResetEvery, c.Loss.KLCoef)
+	}
+	if c.Optim.TotalSteps > 0 && !c.Optim.Cosine {
+		bad("optim.total_steps = %d ends a cosine decay, but optim.cosine = false: set cosine = true, or total_steps = 0", c.Optim.TotalSteps)
 	}
 	oc := c.optimConfig(c.Optim.LR)
 	if c.Optim.TotalSteps == 0 && oc.TotalSteps > 0 && oc.TotalSteps < oc.WarmupSteps {

@@ -130,6 +130,8 @@ func TestWarmupStepsWithCosine(t *testing.T) {
 	// An explicit end of the decay is the user's, and is checked as such.
 	_, err = Parse(nil, []string{"optim.total_steps=5", "optim.warmup_steps=10"})
 	assert.ErrorContains(t, err, "optim.total_steps = 5 is below optim.warmup_steps = 10")
+	_, err = Parse(nil, []string{"optim.total_steps=5", "optim.cosine=false"})
+	assert.ErrorContains(t, err, "optim.total_steps = 5 ends a cosine decay")
 }
 
 // Settings of the lower packages that a config could not reach before are
