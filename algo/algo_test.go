@@ -200,7 +200,7 @@ func TestValidate(t *testing.T) {
 	}{
 		{&ReBN{Gamma: 1.5}, "algo.gamma"},
 		{&REINFORCE{Gamma: -0.1}, "algo.gamma"},
-		{&GRPO{Variant: "ppo"}, "algo.variant"},
+		{&GRPO{Variant: "ppo"}, "algo.name"},
 		{&ReBN{Gamma: 0.9, Opt: UpdateConfig{Epochs: -1}}, "algo.epochs"},
 		{&ReBN{Gamma: 0.9, Opt: UpdateConfig{MinibatchSize: -3}}, "algo.minibatch_size"},
 		{&ReBN{Gamma: 0.9, Opt: UpdateConfig{Loss: policy.LossConfig{KLCoef: 0.1}}}, "reference"},

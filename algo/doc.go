@@ -12,4 +12,10 @@
 //   - ReBN: A_t = (G_t − mean G) / (std G + ε) over the batch.
 //   - GRPO (and Dr.GRPO, RLOO): one advantage per episode from its group.
 //   - PPO: GAE over turns with a learned turn-level critic.
+//
+// Config (config.go) is the algo section of a training config; New builds
+// the algorithm it names, and the table there is the one list of
+// algorithms (Names), with what each needs from the trainer (NeedsCritic,
+// UsesGroups). The end-to-end learning tests, which train policies through
+// package train, live in train; the tests here are the unit suite.
 package algo

@@ -27,9 +27,9 @@ const (
 // of an episode gets the episode's advantage, so per-turn credit is lost:
 // the contrast the GEM paper draws with ReBN on multi-turn envs.
 type GRPO struct {
-	Variant string       `yaml:"variant"` // "grpo" (default), "dr-grpo" or "rloo"
-	Epsilon float64      `yaml:"epsilon"` // added to the group std; 0 means 1e-6
-	Opt     UpdateConfig `yaml:"-"`       // how the policy is optimised
+	Variant string       // algo.name: "grpo" (default), "dr-grpo" or "rloo"
+	Epsilon float64      // added to the group std; 0 means 1e-6
+	Opt     UpdateConfig // how the policy is optimised
 }
 
 var _ Algorithm = (*GRPO)(nil)
@@ -52,7 +52,7 @@ func (a *GRPO) Validate() error {
 	switch a.Name() {
 	case VariantGRPO, VariantDrGRPO, VariantRLOO:
 	default:
-		return fmt.Errorf("algo.variant = %q: allowed %q, %q, %q", a.Variant, VariantGRPO, VariantDrGRPO, VariantRLOO)
+		return fmt.Errorf("algo.name = %q: the GRPO family allows %q, %q, %q", a.Variant, VariantGRPO, VariantDrGRPO, VariantRLOO)
 	}
 	if a.Epsilon < 0 {
 		return fmt.Errorf("algo.epsilon = %v: must be ≥ 0 (0 means 1e-6)", a.Epsilon)

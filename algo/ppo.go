@@ -26,12 +26,12 @@ type ValueLearner interface {
 // fitted to the returns A_t + V(s_t) with the (optionally clipped) value
 // loss, over the same epochs and minibatches as the policy.
 type PPO struct {
-	Gamma     float64      `yaml:"gamma"`      // discount over turns, [0, 1]
-	Lambda    float64      `yaml:"lambda"`     // GAE λ, [0, 1]
-	Whiten    bool         `yaml:"whiten"`     // normalise advantages over the batch
-	ValueClip float64      `yaml:"value_clip"` // clip range of the value update; 0: off
-	Critic    ValueLearner `yaml:"-"`          // the value network
-	Opt       UpdateConfig `yaml:"-"`          // how the policy is optimised
+	Gamma     float64      // discount over turns, [0, 1]
+	Lambda    float64      // GAE λ, [0, 1]
+	Whiten    bool         // normalise advantages over the batch
+	ValueClip float64      // clip range of the value update; 0: off
+	Critic    ValueLearner // the value network
+	Opt       UpdateConfig // how the policy is optimised
 }
 
 var _ Algorithm = (*PPO)(nil)

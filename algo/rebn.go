@@ -17,9 +17,9 @@ import (
 // REINFORCE's dense per-turn credit (any γ) and gains a baseline and a
 // scale from the batch, without a critic.
 type ReBN struct {
-	Gamma   float64      `yaml:"gamma"`   // discount factor over turns, [0, 1]
-	Epsilon float64      `yaml:"epsilon"` // added to the std; 0 means 1e-9
-	Opt     UpdateConfig `yaml:"-"`       // how the policy is optimised
+	Gamma   float64      // discount factor over turns, [0, 1]
+	Epsilon float64      // added to the std; 0 means 1e-9
+	Opt     UpdateConfig // how the policy is optimised
 }
 
 var _ Algorithm = (*ReBN)(nil)

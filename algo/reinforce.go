@@ -16,8 +16,8 @@ import (
 // response tokens (with one epoch and ratios of 1 it is the plain policy
 // gradient).
 type REINFORCE struct {
-	Gamma float64      `yaml:"gamma"` // discount factor over turns, [0, 1]
-	Opt   UpdateConfig `yaml:"-"`     // how the policy is optimised
+	Gamma float64      // discount factor over turns, [0, 1]
+	Opt   UpdateConfig // how the policy is optimised
 }
 
 var _ Algorithm = (*REINFORCE)(nil)

@@ -37,10 +37,10 @@ type Metrics map[string]float64
 // UpdateConfig is what every algorithm shares: how the policy is optimised
 // once the advantages are known.
 type UpdateConfig struct {
-	Epochs        int               `yaml:"epochs"`         // passes over the buffer per iteration; 0 means 1
-	MinibatchSize int               `yaml:"minibatch_size"` // transitions per optimizer step; 0 means the whole buffer
-	Loss          policy.LossConfig `yaml:"-"`              // clipped surrogate, entropy bonus, KL penalty, aggregation
-	Reference     Reference         `yaml:"-"`              // frozen policy for the KL penalty; nil: no penalty
+	Epochs        int               // passes over the buffer per iteration; 0 means 1
+	MinibatchSize int               // transitions per optimizer step; 0 means the whole buffer
+	Loss          policy.LossConfig // clipped surrogate, entropy bonus, KL penalty, aggregation
+	Reference     Reference         // frozen policy for the KL penalty; nil: no penalty
 }
 
 // Validate checks uc, naming the field and the allowed range.

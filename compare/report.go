@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -49,8 +48,7 @@ func LoadRun(r Run) RunData {
 	d := RunData{Run: r, Wall: math.NaN()}
 	if have, err := os.ReadFile(filepath.Join(r.Dir, train.ConfigFile)); err == nil {
 		// Report what ran: the base config may have changed since.
-		want, err := r.Cfg.Marshal()
-		if err == nil && !bytes.Equal(bytes.TrimSpace(have), bytes.TrimSpace(want)) {
+		if !SameConfig(have, r.Cfg) {
 			ran, err := train.Parse(have, nil)
 			if err != nil {
 				d.Err = fmt.Errorf("%s: %s: %w", r.Dir, train.ConfigFile, err)

@@ -123,13 +123,29 @@ const (
 	Complete                 // final weights and every metrics row: skip it
 )
 
+// SameConfig reports whether have, a run's saved config.yaml, resolves to
+// cfg. It compares resolved configs, not text, so a run saved before a
+// config key was added (and so without it) still matches when the key's
+// default is what ran.
+func SameConfig(have []byte, cfg train.Config) bool {
+	want, err := cfg.Marshal()
+	if err != nil {
+		return false
+	}
+	if bytes.Equal(bytes.TrimSpace(have), bytes.TrimSpace(want)) {
+		return true
+	}
+	ran, err := train.Parse(have, nil)
+	if err != nil {
+		return false
+	}
+	got, err := ran.Marshal()
+	return err == nil && bytes.Equal(got, want)
+}
+
 // State inspects r.Dir. It fails when the directory holds a run of another
 // config, which a sweep must neither resume nor count.
 func State(r Run) (RunState, error) {
-	want, err := r.Cfg.Marshal()
-	if err != nil {
-		return Empty, err
-	}
 	ckpt := fileExists(filepath.Join(r.Dir, train.CheckpointFile))
 	final := fileExists(filepath.Join(r.Dir, train.FinalFile))
 	if !ckpt && !final {
@@ -139,7 +155,7 @@ func State(r Run) (RunState, error) {
 	if err != nil {
 		return Empty, fmt.Errorf("%s holds a checkpoint but no readable %s: %w (delete the directory to start the run again)", r.Dir, train.ConfigFile, err)
 	}
-	if !bytes.Equal(bytes.TrimSpace(have), bytes.TrimSpace(want)) {
+	if !SameConfig(have, r.Cfg) {
 		return Empty, fmt.Errorf("%s holds a run of another config than this sweep's (compare its %s with the sweep); delete it, or use another -out", r.Dir, train.ConfigFile)
 	}
 	if final && metricsComplete(r) {

@@ -20,7 +20,8 @@ import (
 type Spec struct {
 	Name string `yaml:"name"` // the sweep's name: the default output directory runs/compare/<name>
 	// Base is the training config every run starts from: a path to a YAML
-	// file (a bare name is looked up in configs/) or an inline mapping.
+	// file (relative to the sweep file, as a training config's base:, or a
+	// bare name in configs/) or an inline mapping.
 	Base yaml.Node `yaml:"base"`
 	Set  []string  `yaml:"set"`  // key=value overrides applied to every arm
 	Arms []Arm     `yaml:"arms"` // the setups compared
@@ -45,8 +46,9 @@ var armName = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
 
 // LoadSpec reads a sweep file strictly (an unknown key is an error naming
 // it). A bare name is looked up in configDir. A base given as a path is
-// resolved against configDir in the same way, then against the directory
-// of the sweep file.
+// resolved as a training config resolves its base: (train.BasePath),
+// relative to the sweep file's directory, then as a bare name in
+// configDir.
 func LoadSpec(path, configDir string) (Spec, error) {
 	path = train.ResolveConfigPath(path, configDir)
 	data, err := os.ReadFile(path)
@@ -61,11 +63,9 @@ func LoadSpec(path, configDir string) (Spec, error) {
 		return Spec{}, fmt.Errorf("sweep %s: %w", path, err)
 	}
 	if s.Base.Kind == yaml.ScalarNode {
-		p := train.ResolveConfigPath(s.Base.Value, configDir)
-		if _, err := os.Stat(p); err != nil {
-			if q := filepath.Join(filepath.Dir(path), s.Base.Value); fileExists(q) {
-				p = q
-			}
+		p := train.BasePath(s.Base.Value, filepath.Dir(path))
+		if !fileExists(p) {
+			p = train.ResolveConfigPath(s.Base.Value, configDir)
 		}
 		s.Base.Value = p
 	}
@@ -170,20 +170,21 @@ func (s *Spec) validate() error {
 	return nil
 }
 
-// baseYAML returns the base training config's YAML text.
-func (s *Spec) baseYAML() ([]byte, error) {
+// load resolves one arm's training config: the base (a file, loaded as
+// train loads any config, its own base: included, or an inline mapping),
+// then the overrides.
+func (s *Spec) load(overrides []string) (train.Config, error) {
 	if s.Base.Kind == yaml.ScalarNode {
-		data, err := os.ReadFile(s.Base.Value)
-		if err != nil {
-			return nil, fmt.Errorf("base config: %w (a bare name is looked up in configs/)", err)
+		if !fileExists(s.Base.Value) {
+			return train.Config{}, fmt.Errorf("base config %s: no such file (a bare name is looked up in configs/)", s.Base.Value)
 		}
-		return data, nil
+		return train.LoadFile(s.Base.Value, overrides)
 	}
 	data, err := yaml.Marshal(&s.Base)
 	if err != nil {
-		return nil, fmt.Errorf("base config: %w", err)
+		return train.Config{}, fmt.Errorf("base config: %w", err)
 	}
-	return data, nil
+	return train.Parse(data, overrides)
 }
 
 // Run is one arm × seed of a sweep.
@@ -199,15 +200,11 @@ type Run struct {
 // run name. It fails when the arms differ in anything that must be held
 // equal (see HeldEqual).
 func (s *Spec) Plan(out string, extra []string) ([]Run, error) {
-	base, err := s.baseYAML()
-	if err != nil {
-		return nil, err
-	}
 	var runs []Run
 	var first train.Config
 	for i, a := range s.Arms {
 		sets := append(append(append([]string{}, s.Set...), extra...), a.Set...)
-		cfg, err := train.Parse(base, sets)
+		cfg, err := s.load(sets)
 		if err != nil {
 			return nil, fmt.Errorf("arm %s: %w", a.Name, err)
 		}

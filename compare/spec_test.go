@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemgo/gemgo/train"
 )
 
 func TestParseSpecErrors(t *testing.T) {
@@ -93,4 +95,20 @@ func FuzzParseSpec(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A run's config.yaml saved before keys were added matches the sweep's
+// config when the new keys' defaults are what it ran.
+func TestSameConfig(t *testing.T) {
+	old, err := os.ReadFile("../train/testdata/config_before_owned_keys.yaml")
+	require.NoError(t, err)
+	cfg, err := train.LoadFile("../configs/rebn_guess.yaml", []string{"iterations=30", "eval.every=10", "checkpoint.every=10"})
+	require.NoError(t, err)
+	assert.True(t, SameConfig(old, cfg))
+	y, err := cfg.Marshal()
+	require.NoError(t, err)
+	assert.True(t, SameConfig(y, cfg))
+	cfg.Algo.Gamma = 0.5
+	assert.False(t, SameConfig(old, cfg))
+	assert.False(t, SameConfig([]byte("not: [yaml"), cfg))
 }

@@ -49,12 +49,12 @@ const (
 // r = ref logp − logp (the k3 estimator of KL(π‖π_ref); only when the
 // sequences carry RefLogProbs). Tokens are combined by Agg.
 type LossConfig struct {
-	Kind        LossKind    // "" means Clip
-	ClipEps     float64     // ε of the clipped surrogate; 0 means 0.2
-	EntropyCoef float64     // weight of the entropy bonus (≥ 0)
-	KLCoef      float64     // weight of the KL penalty (≥ 0)
-	Agg         Aggregation // "" means TokenMean
-	NormLen     int         // SeqMeanTokenSumNorm's constant length; 0 means Config.Context
+	Kind        LossKind    `yaml:"kind"`         // "clip" or "pg"; "" means Clip
+	ClipEps     float64     `yaml:"clip_eps"`     // ε of the clipped surrogate; 0 means 0.2
+	EntropyCoef float64     `yaml:"entropy_coef"` // weight of the entropy bonus (≥ 0)
+	KLCoef      float64     `yaml:"kl_coef"`      // weight of the KL penalty (≥ 0)
+	Agg         Aggregation `yaml:"agg"`          // "" means TokenMean
+	NormLen     int         `yaml:"norm_len"`     // SeqMeanTokenSumNorm's constant length; 0 means Config.Context
 }
 
 func (lc LossConfig) withDefaults() LossConfig {
@@ -70,7 +70,8 @@ func (lc LossConfig) withDefaults() LossConfig {
 	return lc
 }
 
-// Validate checks lc, naming the field and the allowed values.
+// Validate checks lc, naming the field (by its key in a training config's
+// loss section) and the allowed values.
 func (lc LossConfig) Validate() error {
 	lc = lc.withDefaults()
 	switch {

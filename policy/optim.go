@@ -11,15 +11,15 @@ import (
 // MinLRFrac·LR at TotalSteps (constant after it); with TotalSteps 0 the rate
 // stays at LR after the warm-up. Zero values mean the defaults noted.
 type OptimConfig struct {
-	LR          float64 // peak learning rate; 0 means 1e-3
-	Beta1       float64 // first-moment decay; 0 means 0.9
-	Beta2       float64 // second-moment decay; 0 means 0.999
-	Eps         float64 // denominator epsilon; 0 means 1e-8
-	WeightDecay float64 // decoupled weight decay per step (times LR); 0: none
-	MaxGradNorm float64 // clip the global gradient L2 norm to this; 0: no clipping
-	WarmupSteps int     // linear warm-up steps; 0: none
-	TotalSteps  int     // end of the cosine decay; 0: no decay
-	MinLRFrac   float64 // floor of the cosine decay as a fraction of LR; 0 means 0
+	LR          float64 `yaml:"lr"`            // peak learning rate; 0 means 1e-3
+	Beta1       float64 `yaml:"beta1"`         // first-moment decay; 0 means 0.9
+	Beta2       float64 `yaml:"beta2"`         // second-moment decay; 0 means 0.999
+	Eps         float64 `yaml:"eps"`           // denominator epsilon; 0 means 1e-8
+	WeightDecay float64 `yaml:"weight_decay"`  // decoupled weight decay per step (times LR); 0: none
+	MaxGradNorm float64 `yaml:"max_grad_norm"` // clip the global gradient L2 norm to this; 0: no clipping
+	WarmupSteps int     `yaml:"warmup_steps"`  // linear warm-up steps; 0: none
+	TotalSteps  int     `yaml:"total_steps"`   // end of the cosine decay; 0: no decay
+	MinLRFrac   float64 `yaml:"min_lr_frac"`   // floor of the cosine decay as a fraction of LR; 0 means 0
 }
 
 // DefaultOptimConfig is the zero config with its defaults filled in.
@@ -41,7 +41,8 @@ func (oc OptimConfig) withDefaults() OptimConfig {
 	return oc
 }
 
-// Validate checks oc (after defaults), naming the field and allowed range.
+// Validate checks oc (after defaults), naming the field (by its key in a
+// training config's optim section) and the allowed range.
 func (oc OptimConfig) Validate() error {
 	oc = oc.withDefaults()
 	bad := func(f float64) bool { return math.IsNaN(f) || math.IsInf(f, 0) }

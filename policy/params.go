@@ -7,7 +7,7 @@ import (
 
 // Config is the shape of a transformer policy (or critic).
 type Config struct {
-	Vocab   int `yaml:"vocab" json:"vocab"`     // token ids, set from the tokenizer
+	Vocab   int `yaml:"-" json:"vocab"`         // token ids, set from the tokenizer (not a config key)
 	Context int `yaml:"context" json:"context"` // longest sequence (prompt + response) the model reads
 	Layers  int `yaml:"layers" json:"layers"`   // transformer blocks
 	DModel  int `yaml:"d_model" json:"d_model"` // width of the residual stream
@@ -18,7 +18,7 @@ type Config struct {
 func (c Config) Validate() error {
 	switch {
 	case c.Vocab < 4 || c.Vocab > 1<<20:
-		return fmt.Errorf("model.vocab = %d: allowed [4, %d]", c.Vocab, 1<<20)
+		return fmt.Errorf("the vocabulary has %d tokens: allowed [4, %d] (it is the tokenizer's: specials, 256 bytes and up to tokenizer.max_vocab pieces)", c.Vocab, 1<<20)
 	case c.Context < 2 || c.Context > 8192:
 		return fmt.Errorf("model.context = %d: allowed [2, 8192]", c.Context)
 	case c.Layers < 1 || c.Layers > 64:

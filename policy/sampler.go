@@ -10,14 +10,15 @@ import (
 
 // SampleConfig controls generation.
 type SampleConfig struct {
-	MaxNewTokens int     // stop after this many new tokens (≥ 1)
-	Temperature  float64 // softmax temperature; 0 means 1
-	TopP         float64 // nucleus sampling mass in (0, 1); 0 or 1: off
-	Greedy       bool    // take the most likely token (ignores Temperature and TopP)
-	EOS          int     // stop token id (the tokenizer's EOS); −1: none (benchmarks)
+	MaxNewTokens int     `yaml:"max_new_tokens"` // stop after this many new tokens (≥ 1)
+	Temperature  float64 `yaml:"temperature"`    // softmax temperature; 0 means 1
+	TopP         float64 `yaml:"top_p"`          // nucleus sampling mass in (0, 1); 0 or 1: off
+	Greedy       bool    `yaml:"-"`              // take the most likely token (ignores Temperature and TopP)
+	EOS          int     `yaml:"-"`              // stop token id (the tokenizer's EOS); −1: none (benchmarks)
 }
 
-// Validate checks sc against a model of vocabulary vocab.
+// Validate checks sc against a model of vocabulary vocab, naming the field
+// by its key in a training config's sample section.
 func (sc SampleConfig) Validate(vocab int) error {
 	switch {
 	case sc.MaxNewTokens < 1:
@@ -27,7 +28,7 @@ func (sc SampleConfig) Validate(vocab int) error {
 	case math.IsNaN(sc.TopP) || sc.TopP < 0 || sc.TopP > 1:
 		return fmt.Errorf("sample.top_p = %v: allowed [0, 1] (0 or 1: off)", sc.TopP)
 	case sc.EOS < -1 || sc.EOS >= vocab:
-		return fmt.Errorf("sample.eos = %d: outside the vocabulary [0, %d) (−1: no stop token)", sc.EOS, vocab)
+		return fmt.Errorf("stop token (EOS) %d: outside the vocabulary [0, %d) (−1: no stop token)", sc.EOS, vocab)
 	}
 	return nil
 }

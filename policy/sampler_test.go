@@ -133,7 +133,7 @@ func TestSamplerErrors(t *testing.T) {
 		"no new tokens": {[][]int{{1}}, SampleConfig{EOS: 0}, "max_new_tokens"},
 		"bad top-p":     {[][]int{{1}}, SampleConfig{MaxNewTokens: 1, TopP: 1.5}, "top_p"},
 		"bad temp":      {[][]int{{1}}, SampleConfig{MaxNewTokens: 1, Temperature: -1}, "temperature"},
-		"bad eos":       {[][]int{{1}}, SampleConfig{MaxNewTokens: 1, EOS: 13}, "eos"},
+		"bad eos":       {[][]int{{1}}, SampleConfig{MaxNewTokens: 1, EOS: 13}, "EOS"},
 	} {
 		_, err := s.Sample(tc.prompts, tc.sc, rng)
 		require.ErrorContains(t, err, tc.want, name)

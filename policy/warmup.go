@@ -42,7 +42,7 @@ func (c WarmupConfig) Validate() error {
 	case c.BatchSize < 1 || c.BatchSize > 65536:
 		return fmt.Errorf("warmup.batch_size = %d: allowed [1, 65536] (0: 32)", c.BatchSize)
 	case c.PromptTokens < 0 || c.PromptTokens == 1:
-		return fmt.Errorf("warmup.prompt_tokens = %d: want at least 2 (BOS and SEP), or 0 for the context's room", c.PromptTokens)
+		return fmt.Errorf("WarmupConfig.PromptTokens = %d: want at least 2 (BOS and SEP), or 0 for the context's room", c.PromptTokens)
 	}
 	return nil
 }

@@ -4,6 +4,11 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/gemgo/gemgo/algo"
+	"github.com/gemgo/gemgo/policy"
 )
 
 // Config is a whole training run. Zero values are not defaults: start from
@@ -13,10 +18,10 @@ type Config struct {
 	Seed       uint64           `yaml:"seed"`       // seeds every RNG of the run
 	Iterations int              `yaml:"iterations"` // rollout + update rounds
 	Env        EnvConfig        `yaml:"env"`
-	Model      ModelConfig      `yaml:"model"`
+	Model      policy.Config    `yaml:"model"` // the transformer's shape (the vocabulary comes from the tokenizer)
 	Tokenizer  TokenizerConfig  `yaml:"tokenizer"`
 	Warmup     WarmupConfig     `yaml:"warmup"`
-	Algo       AlgoConfig       `yaml:"algo"`
+	Algo       algo.Config      `yaml:"algo"`
 	Loss       LossConfig       `yaml:"loss"`
 	Optim      OptimConfig      `yaml:"optim"`
 	Sample     SampleConfig     `yaml:"sample"`
@@ -27,19 +32,26 @@ type Config struct {
 
 // EnvConfig says which env to train on and how the policy sees it.
 type EnvConfig struct {
-	ID          string         `yaml:"id"`           // registered env id, e.g. game:GuessTheNumber-v0-easy
-	Options     map[string]any `yaml:"options"`      // env constructor options, e.g. {style: brief}
-	History     string         `yaml:"history"`      // "none", "observations" or "actions": what earlier turns the policy sees
-	HistoryKeep int            `yaml:"history_keep"` // keep only the last N turns of history; 0 keeps all
-	NumEnvs     int            `yaml:"num_envs"`     // env slots played at once (one batched policy call per tick)
+	ID          string     `yaml:"id"`           // registered env id, e.g. game:GuessTheNumber-v0-easy
+	Options     EnvOptions `yaml:"options"`      // env constructor options, e.g. {style: brief}; a file's options replace the base's
+	History     string     `yaml:"history"`      // "none", "observations" or "actions": what earlier turns the policy sees
+	HistoryKeep int        `yaml:"history_keep"` // keep only the last N turns of history; 0 keeps all
+	NumEnvs     int        `yaml:"num_envs"`     // env slots played at once (one batched policy call per tick)
 }
 
-// ModelConfig is the transformer's shape (the vocabulary comes from the tokenizer).
-type ModelConfig struct {
-	Layers  int `yaml:"layers"`
-	DModel  int `yaml:"d_model"`
-	Heads   int `yaml:"heads"`
-	Context int `yaml:"context"` // longest prompt + response, in tokens
+// EnvOptions are an env's constructor options. Decoding replaces them as a
+// whole: a file's env.options are not merged into its base's, whose keys
+// may not exist for another env.
+type EnvOptions map[string]any
+
+// UnmarshalYAML decodes the options into a fresh map.
+func (o *EnvOptions) UnmarshalYAML(n *yaml.Node) error {
+	m := map[string]any{}
+	if err := n.Decode(&m); err != nil {
+		return err
+	}
+	*o = m
+	return nil
 }
 
 // TokenizerConfig says how the vocabulary is built from env text.
@@ -59,43 +71,26 @@ type WarmupConfig struct {
 	Transcript bool `yaml:"transcript"`
 }
 
-// AlgoConfig selects and configures the RL algorithm.
-type AlgoConfig struct {
-	Name          string  `yaml:"name"`           // reinforce, rebn, grpo, dr-grpo, rloo or ppo
-	Gamma         float64 `yaml:"gamma"`          // discount over turns (reinforce, rebn, ppo)
-	Lambda        float64 `yaml:"lambda"`         // GAE λ (ppo)
-	Epochs        int     `yaml:"epochs"`         // passes over each batch
-	MinibatchSize int     `yaml:"minibatch_size"` // transitions per optimizer step; 0: whole batch
-	Whiten        bool    `yaml:"whiten"`         // normalise PPO advantages over the batch
-	ValueClip     float64 `yaml:"value_clip"`     // PPO value clipping range; 0: off
-	CriticLR      float64 `yaml:"critic_lr"`      // PPO critic learning rate; 0: optim.lr
-}
-
-// LossConfig is the shared clipped-surrogate loss.
+// LossConfig is policy's loss plus when the KL penalty's reference moves.
 type LossConfig struct {
-	ClipEps      float64 `yaml:"clip_eps"`       // ε of the clipped ratio
-	EntropyCoef  float64 `yaml:"entropy_coef"`   // entropy bonus weight
-	KLCoef       float64 `yaml:"kl_coef"`        // KL penalty to the reference policy (the post-warm-up policy)
-	KLResetEvery int     `yaml:"kl_reset_every"` // iterations between moves of the reference to the current policy; 0: never
-	Agg          string  `yaml:"agg"`            // token-mean, seq-mean-token-sum, seq-mean-token-mean, seq-mean-token-sum-norm
+	policy.LossConfig `yaml:",inline"`
+	KLResetEvery      int `yaml:"kl_reset_every"` // iterations between moves of the reference to the current policy; 0: never
 }
 
-// OptimConfig is Adam with clipping and a warm-up/cosine schedule.
+// OptimConfig is policy's Adam plus the switch for a cosine decay of the
+// learning rate. With cosine, the decay ends at total_steps, or when that
+// is 0 at the run's estimated optimizer steps (iterations × epochs ×
+// minibatches); without it the rate stays at lr after the warm-up.
 type OptimConfig struct {
-	LR          float64 `yaml:"lr"`
-	MaxGradNorm float64 `yaml:"max_grad_norm"` // 0: no clipping
-	WarmupSteps int     `yaml:"warmup_steps"`  // linear LR warm-up, in optimizer steps
-	Cosine      bool    `yaml:"cosine"`        // decay to min_lr_frac·lr over the run
-	MinLRFrac   float64 `yaml:"min_lr_frac"`
-	WeightDecay float64 `yaml:"weight_decay"`
+	policy.OptimConfig `yaml:",inline"`
+	Cosine             bool `yaml:"cosine"` // decay to min_lr_frac·lr by total_steps (0: by the end of the run)
 }
 
-// SampleConfig is how actions are sampled during rollouts.
+// SampleConfig is policy's sampling during rollouts, plus what happens to
+// a response that does not end.
 type SampleConfig struct {
-	Temperature  float64 `yaml:"temperature"`
-	TopP         float64 `yaml:"top_p"`          // 0 or 1: off
-	MaxNewTokens int     `yaml:"max_new_tokens"` // response length limit
-	RequireEOS   bool    `yaml:"require_eos"`    // a response that does not end within max_new_tokens is sent as "" (a format error)
+	policy.SampleConfig `yaml:",inline"`
+	RequireEOS          bool `yaml:"require_eos"` // a response that does not end within max_new_tokens is sent as "" (a format error)
 }
 
 // RolloutConfig sizes each iteration's batch.
@@ -117,38 +112,46 @@ type CheckpointConfig struct {
 	Every int `yaml:"every"` // iterations between checkpoints; 0: only at the end
 }
 
-// DefaultConfig is ReBN on GuessTheNumber-easy with a tiny transformer.
+// DefaultConfig is the main job's recipe (configs/rebn_guess.yaml says
+// why each setting was chosen): ReBN on GuessTheNumber-easy with a 2-layer
+// d = 64 transformer, a transcript warm-up, a light KL anchor and a cosine
+// learning-rate decay. Every config file is decoded over it.
 func DefaultConfig() Config {
 	return Config{
 		Name:       "run",
 		Seed:       1,
-		Iterations: 100,
+		Iterations: 800,
 		Env: EnvConfig{
 			ID:      "game:GuessTheNumber-v0-easy",
-			Options: map[string]any{"style": "brief"},
+			Options: EnvOptions{"style": "brief", "partial_credit": false},
 			History: "observations",
 			NumEnvs: 64,
 		},
-		Model:      ModelConfig{Layers: 2, DModel: 64, Heads: 4, Context: 128},
-		Tokenizer:  TokenizerConfig{MaxVocab: 256, CorpusEpisodes: 300},
-		Warmup:     WarmupConfig{Steps: 300, BatchSize: 64, LR: 3e-3},
-		Algo:       AlgoConfig{Name: "rebn", Gamma: 0.9, Lambda: 0.95, Epochs: 2, MinibatchSize: 128},
-		Loss:       LossConfig{ClipEps: 0.2, Agg: "token-mean"},
-		Optim:      OptimConfig{LR: 1e-3, MaxGradNorm: 1},
-		Sample:     SampleConfig{Temperature: 1, MaxNewTokens: 8, RequireEOS: true},
-		Rollout:    RolloutConfig{Episodes: 128, GroupSize: 1},
-		Eval:       EvalConfig{Every: 10, Episodes: 200, SeedBase: 1 << 40},
+		Model:     policy.Config{Context: 128, Layers: 2, DModel: 64, Heads: 4},
+		Tokenizer: TokenizerConfig{MaxVocab: 256, CorpusEpisodes: 300},
+		Warmup:    WarmupConfig{Steps: 200, BatchSize: 32, LR: 3e-3, Transcript: true},
+		Algo:      algo.Config{Name: "rebn", Gamma: 0.9, Lambda: 0.95, Epochs: 2, MinibatchSize: 64},
+		Loss:      LossConfig{LossConfig: policy.LossConfig{Kind: policy.Clip, ClipEps: 0.2, KLCoef: 0.01, Agg: policy.TokenMean}},
+		Optim: OptimConfig{OptimConfig: policy.OptimConfig{LR: 1e-3, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, MaxGradNorm: 1, MinLRFrac: 0.1},
+			Cosine: true},
+		Sample:     SampleConfig{SampleConfig: policy.SampleConfig{Temperature: 1, MaxNewTokens: 8}, RequireEOS: true},
+		Rollout:    RolloutConfig{Episodes: 64, GroupSize: 1},
+		Eval:       EvalConfig{Every: 20, Episodes: 200, SeedBase: 1 << 40},
 		Checkpoint: CheckpointConfig{Every: 25},
 	}
 }
 
-// Algorithms are the valid algo.name values.
-var Algorithms = []string{"reinforce", "rebn", "grpo", "dr-grpo", "rloo", "ppo"}
-
-// Validate checks every field, naming it and its allowed range.
+// Validate checks every field, naming its key and the allowed range. The
+// model, algorithm, loss, optimizer and sampling sections are checked by
+// the packages that own them; the checks across sections are here.
 func (c *Config) Validate() error {
 	var errs []string
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
+	owned := func(err error) {
+		if err != nil {
+			errs = append(errs, err.Error())
+		}
+	}
 	finite := func(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 	if c.Name == "" || strings.ContainsAny(c.Name, `/\`) {
 		bad("name = %q: must be non-empty with no path separators", c.Name)
@@ -170,6 +173,7 @@ func (c *Config) Validate() error {
 	if c.Env.NumEnvs < 1 || c.Env.NumEnvs > 4096 {
 		bad("env.num_envs = %d: allowed [1, 4096]", c.Env.NumEnvs)
 	}
+	owned(c.shape().Validate())
 	if c.Tokenizer.MaxVocab < 0 || c.Tokenizer.MaxVocab > 65536 {
 		bad("tokenizer.max_vocab = %d: allowed [0, 65536]", c.Tokenizer.MaxVocab)
 	}
@@ -179,42 +183,39 @@ func (c *Config) Validate() error {
 	if c.Warmup.Steps < 0 {
 		bad("warmup.steps = %d: must be ≥ 0", c.Warmup.Steps)
 	}
-	if c.Warmup.Steps > 0 && (c.Warmup.BatchSize < 1 || !(c.Warmup.LR > 0) || !finite(c.Warmup.LR)) {
-		bad("warmup: batch_size = %d and lr = %v: need batch_size ≥ 1 and lr > 0", c.Warmup.BatchSize, c.Warmup.LR)
+	if c.Warmup.Steps > 0 {
+		if c.Warmup.BatchSize < 1 {
+			bad("warmup.batch_size = %d: a warm-up needs at least 1 (or warmup.steps = 0)", c.Warmup.BatchSize)
+		} else {
+			owned(c.warmupConfig().Validate())
+		}
+		if !(c.Warmup.LR > 0) || !finite(c.Warmup.LR) {
+			bad("warmup.lr = %v: a warm-up needs lr > 0 (or warmup.steps = 0)", c.Warmup.LR)
+		}
 	}
-	known := false
-	for _, a := range Algorithms {
-		known = known || c.Algo.Name == a
+	owned(c.Algo.Validate())
+	owned(c.Loss.LossConfig.Validate())
+	if c.Loss.KLResetEvery < 0 {
+		bad("loss.kl_reset_every = %d: must be ≥ 0 (0: the reference stays the post-warm-up policy)", c.Loss.KLResetEvery)
 	}
-	if !known {
-		bad("algo.name = %q: allowed %s", c.Algo.Name, strings.Join(Algorithms, ", "))
+	if c.Loss.KLResetEvery > 0 && !(c.Loss.KLCoef > 0) {
+		bad("loss.kl_reset_every = %d moves the reference of the KL penalty, but loss.kl_coef = %v: set kl_coef > 0 or kl_reset_every = 0", c.Loss.KLResetEvery, c.Loss.KLCoef)
 	}
-	if !(c.Algo.Gamma >= 0 && c.Algo.Gamma <= 1) {
-		bad("algo.gamma = %v: allowed [0, 1]", c.Algo.Gamma)
+	if c.Optim.TotalSteps > 0 && !c.Optim.Cosine {
+		bad("optim.total_steps = %d ends a cosine decay, but optim.cosine = false: set cosine = true, or total_steps = 0", c.Optim.TotalSteps)
 	}
-	if !(c.Algo.Lambda >= 0 && c.Algo.Lambda <= 1) {
-		bad("algo.lambda = %v: allowed [0, 1]", c.Algo.Lambda)
+	oc := c.optimConfig(c.Optim.LR)
+	if c.Optim.TotalSteps == 0 && oc.TotalSteps > 0 && oc.TotalSteps < oc.WarmupSteps {
+		bad("optim.warmup_steps = %d: longer than the run's %d optimizer steps (iterations × algo.epochs × minibatches), where the cosine decay ends: lower it, raise iterations, or set optim.total_steps", oc.WarmupSteps, oc.TotalSteps)
+		oc.TotalSteps = 0
 	}
-	if c.Algo.Epochs < 1 || c.Algo.Epochs > 100 {
-		bad("algo.epochs = %d: allowed [1, 100]", c.Algo.Epochs)
-	}
-	if c.Algo.MinibatchSize < 0 {
-		bad("algo.minibatch_size = %d: must be ≥ 0 (0: the whole batch)", c.Algo.MinibatchSize)
-	}
-	if !(c.Algo.ValueClip >= 0) || !(c.Algo.CriticLR >= 0) {
-		bad("algo.value_clip = %v, algo.critic_lr = %v: must be ≥ 0", c.Algo.ValueClip, c.Algo.CriticLR)
-	}
-	if !(c.Sample.Temperature > 0) || !finite(c.Sample.Temperature) {
-		bad("sample.temperature = %v: must be > 0", c.Sample.Temperature)
-	}
-	if !(c.Sample.TopP >= 0 && c.Sample.TopP <= 1) {
-		bad("sample.top_p = %v: allowed [0, 1] (0 or 1: off)", c.Sample.TopP)
-	}
-	if c.Sample.MaxNewTokens < 1 || c.Sample.MaxNewTokens >= c.Model.Context {
-		bad("sample.max_new_tokens = %d: allowed [1, model.context − 1 = %d]", c.Sample.MaxNewTokens, c.Model.Context-1)
+	owned(oc.Validate())
+	owned(c.Sample.SampleConfig.Validate(policyMaxVocab))
+	if c.Sample.MaxNewTokens > c.Model.Context-2 {
+		bad("sample.max_new_tokens = %d: allowed up to model.context − 2 = %d (the prompt needs room for BOS and SEP)", c.Sample.MaxNewTokens, c.Model.Context-2)
 	}
 	if (c.Rollout.Episodes > 0) == (c.Rollout.Steps > 0) {
-		bad("rollout: set exactly one of episodes (%d) and steps (%d)", c.Rollout.Episodes, c.Rollout.Steps)
+		bad("rollout.episodes = %d, rollout.steps = %d: set exactly one of them (the other 0)", c.Rollout.Episodes, c.Rollout.Steps)
 	}
 	if c.Rollout.Episodes < 0 || c.Rollout.Steps < 0 {
 		bad("rollout.episodes and rollout.steps must be ≥ 0")
@@ -222,17 +223,11 @@ func (c *Config) Validate() error {
 	if c.Rollout.GroupSize < 1 || c.Rollout.GroupSize > 1024 {
 		bad("rollout.group_size = %d: allowed [1, 1024]", c.Rollout.GroupSize)
 	}
-	if isGroupAlgo(c.Algo.Name) && c.Rollout.GroupSize < 2 {
-		bad("rollout.group_size = %d: %s compares episodes within a group, so it needs at least 2", c.Rollout.GroupSize, c.Algo.Name)
+	if c.Algo.UsesGroups() && c.Rollout.GroupSize < 2 {
+		bad("rollout.group_size = %d: algo.name = %s compares episodes within a group, so it needs at least 2", c.Rollout.GroupSize, c.Algo.Name)
 	}
 	if c.Eval.Every < 0 || c.Eval.Episodes < 0 {
 		bad("eval.every = %d, eval.episodes = %d: must be ≥ 0", c.Eval.Every, c.Eval.Episodes)
-	}
-	if c.Loss.KLResetEvery < 0 {
-		bad("loss.kl_reset_every = %d: must be ≥ 0 (0: the reference stays the post-warm-up policy)", c.Loss.KLResetEvery)
-	}
-	if c.Loss.KLResetEvery > 0 && !(c.Loss.KLCoef > 0) {
-		bad("loss.kl_reset_every = %d moves the reference of the KL penalty, but loss.kl_coef = %v: set kl_coef > 0 or kl_reset_every = 0", c.Loss.KLResetEvery, c.Loss.KLCoef)
 	}
 	if c.Checkpoint.Every < 0 {
 		bad("checkpoint.every = %d: must be ≥ 0", c.Checkpoint.Every)
@@ -240,13 +235,5 @@ func (c *Config) Validate() error {
 	if len(errs) > 0 {
 		return fmt.Errorf("invalid config:\n  %s", strings.Join(errs, "\n  "))
 	}
-	if err := c.policyConfig(0).validateShape(); err != nil {
-		return err
-	}
-	if err := c.lossConfig().Validate(); err != nil {
-		return err
-	}
-	return c.optimConfig(c.Optim.LR, 1).Validate()
+	return nil
 }
-
-func isGroupAlgo(name string) bool { return name == "grpo" || name == "dr-grpo" || name == "rloo" }

@@ -7,6 +7,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemgo/gemgo/algo"
+	"github.com/gemgo/gemgo/policy"
 )
 
 func TestDefaultConfigValid(t *testing.T) {
@@ -26,13 +29,18 @@ func TestParseErrors(t *testing.T) {
 		{"bad gamma", "algo:\n  gamma: 1.5\n", nil, []string{"algo.gamma = 1.5", "[0, 1]"}},
 		{"bad algo", "algo:\n  name: dqn\n", nil, []string{`algo.name = "dqn"`, "rebn", "ppo"}},
 		{"grpo needs groups", "algo:\n  name: grpo\n", nil, []string{"rollout.group_size = 1", "at least 2"}},
-		{"both budgets", "rollout:\n  steps: 100\n", nil, []string{"exactly one of episodes"}},
+		{"both budgets", "rollout:\n  steps: 100\n", nil, []string{"rollout.episodes = 64, rollout.steps = 100", "exactly one"}},
 		{"bad heads", "model:\n  heads: 5\n", nil, []string{"model.heads = 5", "divide"}},
 		{"bad history", "env:\n  history: all\n", nil, []string{`env.history = "all"`, "observations"}},
-		{"bad temperature", "sample:\n  temperature: 0\n", nil, []string{"sample.temperature"}},
+		{"bad temperature", "sample:\n  temperature: -1\n", nil, []string{"sample.temperature"}},
 		{"max new tokens", "sample:\n  max_new_tokens: 500\n", nil, []string{"sample.max_new_tokens = 500"}},
+		{"no room for the prompt", "sample:\n  max_new_tokens: 127\n", nil, []string{"sample.max_new_tokens = 127", "model.context − 2 = 126"}},
+		{"set in a value", "", []string{"iterations.x=1"}, []string{"iterations is a value"}},
+		{"bad loss kind", "loss: {kind: ppo}\n", nil, []string{`loss.kind = "ppo"`}},
+		{"bad epsilon", "algo: {epsilon: -1}\n", nil, []string{"algo.epsilon = -1"}},
+		{"long warm-up", "warmup: {steps: 2000000}\n", nil, []string{"warmup.steps = 2000000"}},
 		{"bad agg", "loss:\n  agg: mean\n", nil, []string{`loss.agg = "mean"`, "token-mean"}},
-		{"reset without kl", "loss:\n  kl_reset_every: 10\n", nil, []string{"loss.kl_reset_every = 10", "kl_coef"}},
+		{"reset without kl", "loss:\n  kl_coef: 0\n  kl_reset_every: 10\n", nil, []string{"loss.kl_reset_every = 10", "kl_coef"}},
 		{"negative reset", "loss:\n  kl_coef: 0.1\n  kl_reset_every: -1\n", nil, []string{"loss.kl_reset_every = -1", "≥ 0"}},
 		{"set unknown", "", []string{"algo.gama=0.5"}, []string{`unknown key "gama"`, "section algo", "gamma"}},
 		{"set section", "", []string{"algo=1"}, []string{"is a section"}},
@@ -66,7 +74,7 @@ func TestParseOverrides(t *testing.T) {
 	// env.options={...} replaces the whole map (a base's option the new env lacks goes away).
 	c, err = Parse([]byte("env:\n  options: {style: brief, partial_credit: false}\n"), []string{"env.options={style: gem, bits: 4}"})
 	require.NoError(t, err)
-	assert.Equal(t, map[string]any{"style": "gem", "bits": 4}, c.Env.Options)
+	assert.Equal(t, EnvOptions{"style": "gem", "bits": 4}, c.Env.Options)
 }
 
 func TestConfigRoundTrip(t *testing.T) {
@@ -90,4 +98,142 @@ func TestLoadFileAndResolve(t *testing.T) {
 	c, err := LoadFile(ResolveConfigPath("mine", dir), nil)
 	require.NoError(t, err)
 	assert.Equal(t, 7, c.Iterations)
+}
+
+// The main job's recipe is the default: configs/rebn_guess.yaml resolves
+// to DefaultConfig but for its name.
+func TestDefaultConfigIsTheMainJob(t *testing.T) {
+	c, err := LoadFile("../configs/rebn_guess.yaml", []string{"name=" + DefaultConfig().Name})
+	require.NoError(t, err)
+	assert.Equal(t, DefaultConfig(), c)
+}
+
+// A warm-up of the learning rate on the main job validates: the cosine
+// decay ends at the run's optimizer steps, not at a placeholder.
+func TestWarmupStepsWithCosine(t *testing.T) {
+	for _, sets := range [][]string{
+		{"optim.warmup_steps=10"},
+		{"optim.cosine=true", "optim.warmup_steps=10"},
+		{"optim.cosine=false", "optim.warmup_steps=10"},
+	} {
+		c, err := LoadFile("../configs/rebn_guess.yaml", sets)
+		require.NoError(t, err, "%v", sets)
+		assert.Equal(t, 10, c.optimConfig(c.Optim.LR).WarmupSteps)
+	}
+	// A warm-up longer than the run names the keys the user set, never
+	// the derived end of the decay.
+	_, err := Parse(nil, []string{"iterations=2", "optim.warmup_steps=1000"})
+	require.Error(t, err)
+	assert.ErrorContains(t, err, "optim.warmup_steps = 1000")
+	assert.ErrorContains(t, err, "iterations")
+	assert.NotContains(t, err.Error(), "total_steps =")
+	// An explicit end of the decay is the user's, and is checked as such.
+	_, err = Parse(nil, []string{"optim.total_steps=5", "optim.warmup_steps=10"})
+	assert.ErrorContains(t, err, "optim.total_steps = 5 is below optim.warmup_steps = 10")
+	_, err = Parse(nil, []string{"optim.total_steps=5", "optim.cosine=false"})
+	assert.ErrorContains(t, err, "optim.total_steps = 5 ends a cosine decay")
+}
+
+// Settings of the lower packages that a config could not reach before are
+// keys now, and reach the objects the run builds.
+func TestOwnedSettingsReachTheRun(t *testing.T) {
+	c, err := Parse([]byte("loss: {kind: pg, norm_len: 16}\noptim: {beta1: 0.8, beta2: 0.99, eps: 1e-6, total_steps: 500}\n"),
+		[]string{"algo.epsilon=0.001", "sample.top_p=0.9"})
+	require.NoError(t, err)
+	assert.Equal(t, policy.PG, c.Loss.Kind)
+	assert.Equal(t, 16, c.Loss.NormLen)
+	oc := c.optimConfig(c.Optim.LR)
+	assert.Equal(t, 0.8, oc.Beta1)
+	assert.Equal(t, 0.99, oc.Beta2)
+	assert.Equal(t, 1e-6, oc.Eps)
+	assert.Equal(t, 500, oc.TotalSteps, "an explicit end of the decay wins over the estimate")
+	a, err := algo.New(c.Algo, algo.Deps{Loss: c.Loss.LossConfig, Reference: nopReference{}})
+	require.NoError(t, err)
+	require.IsType(t, &algo.ReBN{}, a)
+	assert.Equal(t, 0.001, a.(*algo.ReBN).Epsilon)
+	assert.Equal(t, policy.PG, a.(*algo.ReBN).Opt.Loss.Kind)
+	assert.Equal(t, 0.9, c.Sample.TopP)
+
+	_, err = Parse([]byte("loss: {kind: ppo}\n"), nil)
+	assert.ErrorContains(t, err, `loss.kind = "ppo"`)
+	_, err = Parse(nil, []string{"optim.beta1=1"})
+	assert.ErrorContains(t, err, "optim.beta1 = 1")
+	_, err = Parse(nil, []string{"model.vocab=10"})
+	assert.ErrorContains(t, err, `unknown key "vocab"`, "the vocabulary is the tokenizer's, not a key")
+}
+
+// One range for algo.epochs: train accepts exactly what algo accepts.
+func TestEpochRangeAgrees(t *testing.T) {
+	for _, e := range []int{-1, 0, 1, 2, 100, 101} {
+		c := DefaultConfig()
+		c.Algo.Epochs = e
+		trainErr := c.Validate()
+		algoErr := c.Algo.Validate()
+		_, newErr := algo.New(c.Algo, algo.Deps{Loss: c.Loss.LossConfig, Reference: nopReference{}})
+		updErr := (&algo.ReBN{Opt: algo.UpdateConfig{Epochs: e}}).Validate()
+		assert.Equal(t, algoErr == nil, trainErr == nil, "epochs %d: train %v, algo %v", e, trainErr, algoErr)
+		assert.Equal(t, algoErr == nil, newErr == nil, "epochs %d", e)
+		assert.Equal(t, algoErr == nil, updErr == nil, "epochs %d", e)
+		assert.Equal(t, e >= 0 && e <= 100, algoErr == nil, "epochs %d", e)
+	}
+}
+
+type nopReference struct{}
+
+func (nopReference) Evaluate([]policy.Sequence) ([][]float32, [][]float32, error) {
+	return nil, nil, nil
+}
+
+// A config may start from a base file, resolved relative to itself; the
+// file's keys win, its env.options replace the base's, and a loop of
+// bases is an error naming the files.
+func TestBaseFile(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "sub")
+	require.NoError(t, os.MkdirAll(sub, 0o755))
+	write := func(p, text string) {
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	}
+	write(filepath.Join(dir, "root.yaml"), "iterations: 7\nalgo: {gamma: 0.5, epochs: 3}\nenv: {options: {style: brief, partial_credit: false}}\n")
+	write(filepath.Join(sub, "mid.yaml"), "base: ../root.yaml\nalgo: {epochs: 4}\n")
+	write(filepath.Join(sub, "leaf.yaml"), "base: mid\nname: leaf\nenv: {id: 'rg:count_bits', options: {bits: 4}}\n")
+	c, err := LoadFile(filepath.Join(sub, "leaf.yaml"), []string{"seed=9"})
+	require.NoError(t, err)
+	assert.Equal(t, 7, c.Iterations, "from root")
+	assert.Equal(t, 0.5, c.Algo.Gamma, "from root")
+	assert.Equal(t, 4, c.Algo.Epochs, "mid overrides root")
+	assert.Equal(t, "leaf", c.Name)
+	assert.Equal(t, uint64(9), c.Seed)
+	assert.Equal(t, EnvOptions{"bits": 4}, c.Env.Options, "a file's options replace its base's")
+	y, err := c.Marshal()
+	require.NoError(t, err)
+	assert.NotContains(t, "\n"+string(y), "\nbase:", "the resolved config stands alone")
+
+	write(filepath.Join(dir, "a.yaml"), "base: b.yaml\n")
+	write(filepath.Join(dir, "b.yaml"), "base: a.yaml\n")
+	_, err = LoadFile(filepath.Join(dir, "a.yaml"), nil)
+	assert.ErrorContains(t, err, "loops")
+
+	write(filepath.Join(dir, "missing.yaml"), "base: nope.yaml\n")
+	_, err = LoadFile(filepath.Join(dir, "missing.yaml"), nil)
+	assert.ErrorContains(t, err, "nope.yaml: no such file")
+
+	write(filepath.Join(dir, "typo.yaml"), "base: root.yaml\nalgo: {gama: 1}\n")
+	_, err = LoadFile(filepath.Join(dir, "typo.yaml"), nil)
+	assert.ErrorContains(t, err, `unknown key "gama" in section algo`)
+	write(filepath.Join(dir, "typo2.yaml"), "base: root.yaml\nbsae: x\n")
+	_, err = LoadFile(filepath.Join(dir, "typo2.yaml"), nil)
+	assert.ErrorContains(t, err, `unknown key "bsae" in the top level`)
+	assert.ErrorContains(t, err, "base, checkpoint")
+}
+
+// A run saved before the lower packages' settings became keys (its
+// config.yaml lacks loss.kind, optim.beta1, algo.epsilon, ...) resumes
+// with the same config: the new keys' defaults are what it ran with.
+func TestOldConfigLoads(t *testing.T) {
+	old, err := LoadFile("testdata/config_before_owned_keys.yaml", nil)
+	require.NoError(t, err)
+	now, err := LoadFile("../configs/rebn_guess.yaml", []string{"iterations=30", "eval.every=10", "checkpoint.every=10"})
+	require.NoError(t, err)
+	assert.Equal(t, now, old)
 }

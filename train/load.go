@@ -16,33 +16,29 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// LoadFile reads a config: the defaults, then the YAML file decoded
-// strictly over them (an unknown key is an error naming it, its section and
-// the valid keys), then the key=value overrides, then Validate.
+// LoadFile reads a config: the defaults, then the file's base (if it has
+// a base: key) and the file itself decoded strictly over them (an unknown
+// key is an error naming it, its section and the valid keys), then the
+// key=value overrides, then Validate.
 func LoadFile(path string, overrides []string) (Config, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return Config{}, fmt.Errorf("config %s: no such file (configs/ holds the shipped ones)", path)
-		}
-		return Config{}, fmt.Errorf("config %s: %w", path, err)
+	cfg := DefaultConfig()
+	if err := decodeFile(&cfg, path, nil); err != nil {
+		return Config{}, err
 	}
-	cfg, err := Parse(data, overrides)
-	if err != nil {
-		return Config{}, fmt.Errorf("config %s: %w", path, err)
-	}
-	return cfg, nil
+	return finish(cfg, overrides)
 }
 
 // Parse decodes YAML config data over the defaults, applies overrides and
-// validates.
+// validates. A base: key names a file relative to the working directory.
 func Parse(data []byte, overrides []string) (Config, error) {
 	cfg := DefaultConfig()
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
-		return Config{}, explainYAML(err, data)
+	if err := decode(&cfg, data, ".", nil); err != nil {
+		return Config{}, err
 	}
+	return finish(cfg, overrides)
+}
+
+func finish(cfg Config, overrides []string) (Config, error) {
 	for _, kv := range overrides {
 		if err := cfg.Set(kv); err != nil {
 			return Config{}, err
@@ -54,9 +50,91 @@ func Parse(data []byte, overrides []string) (Config, error) {
 	return cfg, nil
 }
 
+// maxBaseDepth bounds a chain of base files.
+const maxBaseDepth = 16
+
+// decodeFile decodes the file at path (after its base) over cfg; chain is
+// the files that named it, for the cycle check.
+func decodeFile(cfg *Config, path string, chain []string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("config %s: no such file (configs/ holds the shipped ones)", path)
+		}
+		return fmt.Errorf("config %s: %w", path, err)
+	}
+	if err := decode(cfg, data, filepath.Dir(path), append(chain, path)); err != nil {
+		return fmt.Errorf("config %s: %w", path, err)
+	}
+	return nil
+}
+
+// file is what a config file holds: a Config, and optionally the base
+// file it starts from.
+type file struct {
+	Base   string `yaml:"base"` // a config file decoded first, relative to this file's directory
+	Config `yaml:",inline"`
+}
+
+// decode decodes data over cfg: first the file its base: key names
+// (relative to dir), then data itself, strictly.
+func decode(cfg *Config, data []byte, dir string, chain []string) error {
+	var head struct {
+		Base string `yaml:"base"`
+	}
+	if yaml.Unmarshal(data, &head) == nil && head.Base != "" {
+		p := BasePath(head.Base, dir)
+		for _, c := range chain {
+			if sameFile(c, p) {
+				return fmt.Errorf("base: %s: the chain of bases loops (%s → %s)", head.Base, strings.Join(chain, " → "), p)
+			}
+		}
+		if len(chain) >= maxBaseDepth {
+			return fmt.Errorf("base: %s: more than %d nested bases", head.Base, maxBaseDepth)
+		}
+		if err := decodeFile(cfg, p, chain); err != nil {
+			return fmt.Errorf("base: %w", err)
+		}
+	}
+	f := file{Config: *cfg}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
+		return explainYAML(err, data)
+	}
+	*cfg = f.Config
+	return nil
+}
+
+func sameFile(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(sa, sb)
+	}
+	return filepath.Clean(a) == filepath.Clean(b)
+}
+
+// BasePath resolves the file a base: key names: relative to dir, the
+// directory of the file holding the key (with or without .yaml), or, when
+// no such file exists, the name as given.
+func BasePath(name, dir string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	for _, cand := range []string{name, name + ".yaml"} {
+		if p := filepath.Join(dir, cand); fileExists(p) {
+			return p
+		}
+	}
+	return filepath.Join(dir, name)
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
 var lineNumber = regexp.MustCompile(`^line (\d+):`)
 
-var unknownField = regexp.MustCompile(`line (\d+): field (\S+) not found in type train\.(\w+)`)
+var unknownField = regexp.MustCompile(`line (\d+): field (\S+) not found in type (\S+)`)
 
 // explainYAML rewrites yaml.v3's errors about unknown keys so they name the
 // section and list the valid keys.
@@ -85,15 +163,16 @@ func explainYAML(err error, data []byte) error {
 	return errors.New(strings.Join(msgs, "; "))
 }
 
-// sectionKeys returns the YAML section holding struct type name and its keys.
+// sectionKeys returns the YAML section holding the struct type typeName
+// (as yaml.v3 prints it, e.g. "algo.Config") and its keys.
 func sectionKeys(typeName string) (section string, keys []string) {
-	root := reflect.TypeOf(Config{})
-	if typeName == root.Name() {
-		return "the top level", yamlKeys(root)
+	root := reflect.TypeFor[Config]()
+	if typeName == reflect.TypeFor[file]().String() || typeName == root.String() {
+		return "the top level", yamlKeys(reflect.TypeFor[file]())
 	}
 	for i := 0; i < root.NumField(); i++ {
 		f := root.Field(i)
-		if f.Type.Name() == typeName {
+		if f.Type.String() == typeName {
 			return "section " + yamlName(f), yamlKeys(f.Type)
 		}
 	}
@@ -104,10 +183,20 @@ func yamlName(f reflect.StructField) string {
 	return strings.Split(f.Tag.Get("yaml"), ",")[0]
 }
 
+func inline(f reflect.StructField) bool {
+	return f.Anonymous && strings.Contains(f.Tag.Get("yaml"), ",inline")
+}
+
+// yamlKeys lists the keys of struct type t, those of inlined structs
+// included.
 func yamlKeys(t reflect.Type) []string {
 	var keys []string
 	for i := 0; i < t.NumField(); i++ {
-		if n := yamlName(t.Field(i)); n != "" && n != "-" {
+		f := t.Field(i)
+		switch n := yamlName(f); {
+		case inline(f):
+			keys = append(keys, yamlKeys(f.Type)...)
+		case n != "" && n != "-" && f.IsExported():
 			keys = append(keys, n)
 		}
 	}
@@ -136,20 +225,9 @@ func (c *Config) Set(kv string) error {
 		c.Env.Options[parts[2]] = v
 		return nil
 	}
-	target := reflect.ValueOf(c).Elem()
-	for depth, p := range parts {
-		f, found := fieldByYAML(target, p)
-		if !found {
-			where, valid := "the top level", yamlKeys(target.Type())
-			if depth > 0 {
-				where = "section " + strings.Join(parts[:depth], ".")
-			}
-			return fmt.Errorf("override %s: unknown key %q in %s (valid keys: %s)", key, p, where, strings.Join(valid, ", "))
-		}
-		target = f
-	}
-	if target.Kind() == reflect.Struct {
-		return fmt.Errorf("override %s: %s is a section: set one of its keys (%s)", key, key, strings.Join(yamlKeys(target.Type()), ", "))
+	target, err := c.field(key)
+	if err != nil {
+		return fmt.Errorf("override %s: %w", key, err)
 	}
 	// Decode the value as YAML into a fresh value of the field's type.
 	ptr := reflect.New(target.Type())
@@ -167,12 +245,46 @@ func (c *Config) Set(kv string) error {
 	return nil
 }
 
+// field is the settable field of c that key ("section.key" or "key")
+// names; not a section.
+func (c *Config) field(key string) (reflect.Value, error) {
+	parts := strings.Split(key, ".")
+	target := reflect.ValueOf(c).Elem()
+	for depth, p := range parts {
+		if target.Kind() != reflect.Struct {
+			return reflect.Value{}, fmt.Errorf("%s is a value, not a section", strings.Join(parts[:depth], "."))
+		}
+		f, found := fieldByYAML(target, p)
+		if !found {
+			where := "the top level"
+			if depth > 0 {
+				where = "section " + strings.Join(parts[:depth], ".")
+			}
+			return reflect.Value{}, fmt.Errorf("unknown key %q in %s (valid keys: %s)", p, where, strings.Join(yamlKeys(target.Type()), ", "))
+		}
+		target = f
+	}
+	if target.Kind() == reflect.Struct {
+		return reflect.Value{}, fmt.Errorf("%s is a section: set one of its keys (%s)", key, strings.Join(yamlKeys(target.Type()), ", "))
+	}
+	return target, nil
+}
+
+// fieldByYAML finds the field of struct v whose key is name, looking into
+// inlined structs.
 func fieldByYAML(v reflect.Value, name string) (reflect.Value, bool) {
 	if v.Kind() != reflect.Struct {
 		return reflect.Value{}, false
 	}
 	for i := 0; i < v.NumField(); i++ {
-		if yamlName(v.Type().Field(i)) == name {
+		f := v.Type().Field(i)
+		if inline(f) {
+			if fv, ok := fieldByYAML(v.Field(i), name); ok {
+				return fv, true
+			}
+			continue
+		}
+		if n := yamlName(f); n == name && n != "-" && f.IsExported() {
 			return v.Field(i), true
 		}
 	}

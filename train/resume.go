@@ -26,11 +26,11 @@ func (r *runner) resume() error {
 	if r.prog, err = progressFromMeta(ck.Meta); err != nil {
 		return fmt.Errorf("resume %s: %w", r.dir, err)
 	}
-	want := r.cfg.policyConfig(ck.Tokenizer.VocabSize()).Config
+	want := r.cfg.policyConfig(ck.Tokenizer.VocabSize())
 	if ck.Policy.Config != want {
 		return fmt.Errorf("resume %s: the checkpoint's model %+v differs from the config's %+v", r.dir, ck.Policy.Config, want)
 	}
-	if (ck.Critic != nil) != (r.cfg.Algo.Name == "ppo") {
+	if (ck.Critic != nil) != r.cfg.Algo.NeedsCritic() {
 		return fmt.Errorf("resume %s: the checkpoint's critic does not match algo.name = %s", r.dir, r.cfg.Algo.Name)
 	}
 	r.tok, r.w, r.cw = ck.Tokenizer, ck.Policy, ck.Critic

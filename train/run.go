@@ -146,7 +146,7 @@ func (r *runner) init(ctx context.Context) error {
 	if r.tok, err = buildTokenizer(r.newEnv, cfg.Tokenizer, cfg.Seed<<20, r.rng); err != nil {
 		return err
 	}
-	pc := cfg.policyConfig(r.tok.VocabSize()).Config
+	pc := cfg.policyConfig(r.tok.VocabSize())
 	if r.w, err = policy.NewWeights(pc, r.rng); err != nil {
 		return err
 	}
@@ -168,7 +168,7 @@ func (r *runner) init(ctx context.Context) error {
 			return err
 		}
 	}
-	if cfg.Algo.Name == "ppo" {
+	if cfg.Algo.NeedsCritic() {
 		if r.cw, err = policy.NewCriticWeights(pc, r.rng); err != nil {
 			return err
 		}
@@ -184,15 +184,11 @@ func (r *runner) init(ctx context.Context) error {
 func (r *runner) build() error {
 	cfg := r.cfg
 	var err error
-	if r.tr, err = policy.NewTrainer(r.w, cfg.optimConfig(cfg.Optim.LR, cfg.optimizerSteps())); err != nil {
+	if r.tr, err = policy.NewTrainer(r.w, cfg.optimConfig(cfg.Optim.LR)); err != nil {
 		return err
 	}
 	if r.cw != nil {
-		lr := cfg.Algo.CriticLR
-		if lr == 0 {
-			lr = cfg.Optim.LR
-		}
-		if r.critic, err = policy.NewCritic(r.cw, cfg.optimConfig(lr, cfg.optimizerSteps())); err != nil {
+		if r.critic, err = policy.NewCritic(r.cw, cfg.optimConfig(cfg.criticLR())); err != nil {
 			return err
 		}
 	}
@@ -202,8 +198,9 @@ func (r *runner) build() error {
 		}
 	}
 	pc := r.w.Config
-	r.agent = &rollout.Agent{Tok: r.tok, Sampler: policy.NewSampler(r.w), Context: pc.Context, RequireEOS: cfg.Sample.RequireEOS,
-		Sample: policy.SampleConfig{MaxNewTokens: cfg.Sample.MaxNewTokens, Temperature: cfg.Sample.Temperature, TopP: cfg.Sample.TopP, EOS: r.tok.EOS()}}
+	sc := cfg.Sample.SampleConfig
+	sc.EOS = r.tok.EOS()
+	r.agent = &rollout.Agent{Tok: r.tok, Sampler: policy.NewSampler(r.w), Context: pc.Context, RequireEOS: cfg.Sample.RequireEOS, Sample: sc}
 	if r.critic != nil {
 		r.agent.Critic = r.critic
 	}
@@ -221,7 +218,10 @@ func (r *runner) loop(ctx context.Context) error {
 	if r.critic != nil {
 		critic = r.critic
 	}
-	alg := cfg.algorithm(ref, critic)
+	alg, err := algo.New(cfg.Algo, algo.Deps{Loss: cfg.Loss.LossConfig, Reference: ref, Critic: critic})
+	if err != nil {
+		return err
+	}
 	col, err := rollout.NewCollector(cfg.Env.NumEnvs, r.newEnv, r.agent)
 	if err != nil {
 		return err

@@ -21,7 +21,7 @@ func tinyConfig(algoName string) Config {
 	c := DefaultConfig()
 	c.Name = "tiny"
 	c.Iterations = 4
-	c.Model = ModelConfig{Layers: 1, DModel: 16, Heads: 2, Context: 64}
+	c.Model = policy.Config{Layers: 1, DModel: 16, Heads: 2, Context: 64}
 	c.Tokenizer.CorpusEpisodes = 20
 	c.Warmup = WarmupConfig{Steps: 5, BatchSize: 8, LR: 3e-3}
 	c.Env.NumEnvs = 8

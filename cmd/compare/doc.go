@@ -7,5 +7,10 @@
 // runs/compare/<sweep name>)/<arm>/seed<k>/ and the report to
 // -out/report.html. Running the same command again skips finished runs and
 // resumes interrupted ones; Ctrl-C stops cleanly (each running run saves a
-// checkpoint).
+// checkpoint). -print-config prints the sweep as it will run, with every
+// arm's resolved training config, and exits.
+//
+// Exit status: 0 when every run finished (and for -h and -print-config), 1
+// when one failed, 2 on a bad command line or sweep, 130 when an interrupt
+// stopped the sweep.
 package main

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/gemgo/gemgo/compare"
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/train"
@@ -43,9 +45,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "output directory (default runs/compare/<sweep name>)")
 	parallel := fs.Int("parallel", runtime.GOMAXPROCS(0), "runs trained at once")
 	reportOnly := fs.Bool("report", false, "only (re)write the report from the runs already there")
+	printConfig := fs.Bool("print-config", false, "print the resolved sweep (every arm's training config) as YAML and exit")
 	var sets multi
 	fs.Var(&sets, "set", "override key=value applied to every run (repeatable)")
-	if err := fs.Parse(args); err != nil {
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	fs.SetOutput(stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stdout)
+		fmt.Fprintln(stdout, "usage: compare -config SWEEP [-set key=value ...] [-out DIR] [-parallel N] [-report] [-print-config]")
+		fs.PrintDefaults()
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "compare: %v (see -h)\n", err)
 		return 2
 	}
 	if *cfgPath == "" || fs.NArg() > 0 {
@@ -68,6 +81,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "compare:", err)
 		return 2
+	}
+	if *printConfig {
+		y, err := resolvedSpec(spec, runs, *out)
+		if err != nil {
+			fmt.Fprintln(stderr, "compare:", err)
+			return 1
+		}
+		_, _ = stdout.Write(y)
+		return 0
 	}
 	report := filepath.Join(*out, compare.ReportFile)
 	var runErr error
@@ -99,4 +121,30 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// resolvedSpec renders the sweep as it will run: its fields, and each
+// arm's training config (that of its first seed: the others differ only in
+// seed and name).
+func resolvedSpec(spec compare.Spec, runs []compare.Run, out string) ([]byte, error) {
+	type arm struct {
+		Name   string       `yaml:"name"`
+		Config train.Config `yaml:"config"`
+	}
+	doc := struct {
+		Name      string   `yaml:"name"`
+		Out       string   `yaml:"out"`
+		Seeds     []uint64 `yaml:"seeds"`
+		Threshold float64  `yaml:"threshold"`
+		Arms      []arm    `yaml:"arms"`
+	}{Name: spec.Name, Out: out, Seeds: spec.Seeds, Threshold: spec.Threshold}
+	for _, a := range spec.Arms {
+		for _, r := range runs {
+			if r.Arm == a.Name {
+				doc.Arms = append(doc.Arms, arm{Name: a.Name, Config: r.Cfg})
+				break
+			}
+		}
+	}
+	return yaml.Marshal(doc)
 }

@@ -10,6 +10,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gopkg.in/yaml.v3"
+
+	"github.com/gemgo/gemgo/train"
 )
 
 const sweep = `
@@ -84,4 +87,39 @@ func TestRunUsageErrors(t *testing.T) {
 		assert.Equal(t, 2, code, tc.args)
 		assert.Contains(t, stderr.String(), tc.want, tc.args)
 	}
+}
+
+func TestHelpAndPrintConfig(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	assert.Equal(t, 0, run(context.Background(), []string{"-h"}, &stdout, &stderr), stderr.String())
+	assert.Contains(t, stdout.String(), "-print-config")
+
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sweep.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(sweep), 0o644))
+	out := filepath.Join(dir, "out")
+	stdout.Reset()
+	code := run(context.Background(), []string{"-config", path, "-out", out, "-set", "algo.gamma=0.8", "-print-config"}, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	var doc struct {
+		Name  string   `yaml:"name"`
+		Seeds []uint64 `yaml:"seeds"`
+		Arms  []struct {
+			Name   string    `yaml:"name"`
+			Config yaml.Node `yaml:"config"`
+		} `yaml:"arms"`
+	}
+	require.NoError(t, yaml.Unmarshal(stdout.Bytes(), &doc), stdout.String())
+	assert.Equal(t, "cmdtest", doc.Name)
+	assert.Equal(t, []uint64{1, 2, 3}, doc.Seeds)
+	require.Len(t, doc.Arms, 1)
+	assert.Equal(t, "reinforce", doc.Arms[0].Name)
+	cfgYAML, err := yaml.Marshal(&doc.Arms[0].Config)
+	require.NoError(t, err)
+	cfg, err := train.Parse(cfgYAML, nil)
+	require.NoError(t, err, "each arm's config is a whole training config")
+	assert.Equal(t, "reinforce", cfg.Algo.Name)
+	assert.Equal(t, 0.8, cfg.Algo.Gamma, "the -set overrides are applied")
+	assert.Equal(t, 2, cfg.Iterations, "the base is applied")
+	assert.NoDirExists(t, out, "nothing runs")
 }

@@ -19,6 +19,7 @@
 //	-style S       the instruction style: gem (default) or brief
 //	-list          print every env id, grouped by category, with its description
 //
-// Exit status: 0 when the game ended or input ran out, 1 on an env error
-// (an unknown id, a bad option), 2 on a bad command line.
+// Exit status: 0 when the game ended or input ran out (and for -h), 1 on an
+// env error (an unknown id, a bad option), 2 on a bad command line, 130
+// when an interrupt (Ctrl-C) stopped the game.
 package main

@@ -22,6 +22,8 @@ const (
 	exitOK    = 0
 	exitEnv   = 1 // the env could not be made or failed
 	exitUsage = 2 // bad command line
+	// exitInterrupted is 128 + SIGINT: the game was stopped by an interrupt.
+	exitInterrupted = 130
 )
 
 // run is the whole command over the built-in registry.
@@ -96,6 +98,9 @@ func runWith(ctx context.Context, reg *envs.Registry, args []string, stdin io.Re
 	if err := playEpisode(ctx, envs.NewEpisodeStats(env), *id, *seed, stdin, stdout, !isTerminal(stdin)); err != nil {
 		fmt.Fprintf(stderr, "play: %v\n", err)
 		return exitEnv
+	}
+	if ctx.Err() != nil {
+		return exitInterrupted
 	}
 	return exitOK
 }

@@ -111,8 +111,14 @@ func TestPlayCanceled(t *testing.T) {
 	r, w := io.Pipe() // blocks: no input ever comes
 	defer w.Close()
 	code := runWith(ctx, toyRegistry(t), []string{"-env", "test:Toy-v0-easy"}, r, &out, &errw)
-	assert.Equal(t, exitOK, code)
+	assert.Equal(t, 130, code, "an interrupt exits 128 + SIGINT")
 	assert.Contains(t, out.String(), "stopped after 0 turns: context canceled")
+}
+
+func TestPlayHelp(t *testing.T) {
+	code, _, errs := play(t, toyRegistry(t), "", "-h")
+	assert.Equal(t, exitOK, code)
+	assert.Contains(t, errs, "-seed")
 }
 
 // TestPlayBuiltinGuessTheNumber plays the real game through run.

@@ -10,4 +10,14 @@
 // per iteration), report.html (learning curves, updated during training;
 // it opens offline), checkpoint.safetensors (every checkpoint.every
 // iterations, and on Ctrl-C) and final.safetensors.
+//
+// A config file is decoded over train.DefaultConfig (the main job's
+// recipe) and may start from another file with base: other.yaml (relative
+// to itself). -print-config prints the resolved config, after the file,
+// its base, -set and -seed, and exits; the keys it lists are those -set
+// accepts.
+//
+// Exit status: 0 when the run finished (and for -h and -print-config), 1
+// when it failed, 2 on a bad command line or config, 130 when an interrupt
+// (Ctrl-C) stopped it (its checkpoint is saved: continue with -resume).
 package main

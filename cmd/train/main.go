@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -31,38 +32,49 @@ type multi []string
 func (m *multi) String() string     { return strings.Join(*m, " ") }
 func (m *multi) Set(s string) error { *m = append(*m, s); return nil }
 
-// run is the command: it returns the exit status (0 done, 1 failed or
-// interrupted, 2 bad usage or config).
+// Exit statuses.
+const (
+	exitOK          = 0
+	exitFailed      = 1   // the run failed
+	exitUsage       = 2   // bad command line or config
+	exitInterrupted = 130 // stopped by an interrupt (128 + SIGINT), checkpoint saved
+)
+
+// run is the command: it returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool) int {
 	fs := flag.NewFlagSet("train", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: train -config FILE [-set key=value ...] [-seed N] [-out DIR] [-print-config]")
+		fmt.Fprintln(fs.Output(), "       train -resume RUN_DIR [-set key=value ...]")
+		fs.PrintDefaults()
+	}
 	cfgPath := fs.String("config", "", "config file, or a bare name looked up in configs/ (e.g. rebn_guess)")
 	out := fs.String("out", "runs", "parent directory of the run directory")
 	resume := fs.String("resume", "", "continue the run in this directory from its checkpoint")
-	seed := fs.String("seed", "", "override the config's seed")
+	seed := fs.Uint64("seed", 0, "override the config's seed")
+	printConfig := fs.Bool("print-config", false, "print the resolved config as YAML and exit")
 	var sets multi
 	fs.Var(&sets, "set", "override a config key: section.key=value (repeatable)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "train: unexpected argument %q (flags only; see -h)\n", fs.Arg(0))
-		return 2
+		return exitUsage
 	}
-	if *seed != "" {
-		if _, err := strconv.ParseUint(*seed, 10, 64); err != nil {
-			fmt.Fprintf(stderr, "train: -seed %q: want a non-negative whole number\n", *seed)
-			return 2
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "seed" {
+			sets = append(sets, "seed="+strconv.FormatUint(*seed, 10))
 		}
-		sets = append(sets, "seed="+*seed)
-	}
+	})
 	var cfg train.Config
 	var err error
 	dir := *resume
 	switch {
 	case *resume != "" && *cfgPath != "":
 		fmt.Fprintln(stderr, "train: give -config for a new run or -resume for an old one, not both (a resumed run reads its own config.yaml)")
-		return 2
+		return exitUsage
 	case *resume != "":
 		cfg, err = train.LoadFile(filepath.Join(*resume, train.ConfigFile), sets)
 	case *cfgPath != "":
@@ -72,11 +84,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		}
 	default:
 		fmt.Fprintln(stderr, "train: no config: try -config configs/rebn_guess.yaml")
-		return 2
+		return exitUsage
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "train:", err)
-		return 2
+		return exitUsage
+	}
+	if *printConfig {
+		y, err := cfg.Marshal()
+		if err != nil {
+			fmt.Fprintln(stderr, "train:", err)
+			return exitFailed
+		}
+		_, _ = stdout.Write(y)
+		return exitOK
 	}
 	prog := metrics.NewProgress(stdout, cfg.Iterations, tty)
 	obs := &observer{p: prog, warmupEvery: max(cfg.Warmup.Steps/10, 1)}
@@ -85,13 +106,35 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	_ = prog.Finish()
 	if err != nil {
 		fmt.Fprintln(stderr, "train:", err)
-		return 1
+		if errors.Is(err, train.ErrInterrupted) || ctx.Err() != nil {
+			return exitInterrupted
+		}
+		return exitFailed
 	}
 	e := res.FinalEval
 	fmt.Fprintf(stdout, "done in %s: %d iterations, %d env steps; greedy success %.3f on %d held-out episodes (best %.3f), %.2f turns per solved episode\n",
 		res.Wall.Round(1e9), res.Iterations, res.EnvSteps, e.SuccessRate, e.Episodes, res.BestSuccess, e.SolvedTurns)
 	fmt.Fprintf(stdout, "report: %s\n", filepath.Join(dir, train.ReportFile))
-	return 0
+	return exitOK
+}
+
+// parseFlags parses args. ok is false when the command should exit with
+// code: -h prints the usage to stdout and exits 0; a bad flag is one line
+// on stderr and exit 2.
+func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int, ok bool) {
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	fs.SetOutput(stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.SetOutput(stdout)
+		fs.Usage()
+		return exitOK, false
+	case err != nil:
+		fmt.Fprintf(stderr, "%s: %v (see -h)\n", fs.Name(), err)
+		return exitUsage, false
+	}
+	return 0, true
 }
 
 // freeDir returns dir, or dir-2, dir-3, ... when dir already holds a run.

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemgo/gemgo/train"
 )
 
 const tiny = `name: tiny
@@ -95,4 +97,41 @@ func TestTrainErrors(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(corrupt, "checkpoint.safetensors"))
 	require.NoError(t, err)
 	assert.Equal(t, "\x10\x00\x00\x00\x00\x00\x00\x00{garbage}", string(data), "a failed resume leaves the checkpoint as it was")
+}
+
+func TestTrainHelpAndPrintConfig(t *testing.T) {
+	code, stdout, stderr := runCmd("-h")
+	assert.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "-print-config")
+	assert.Contains(t, stdout, "usage: train")
+
+	// -print-config prints the resolved config (file, -set, -seed) and
+	// starts nothing.
+	out := t.TempDir()
+	code, stdout, stderr = runCmd("-config", writeConfig(t, tiny), "-set", "algo.gamma=0.5", "-seed", "7", "-print-config", "-out", out)
+	require.Equal(t, 0, code, stderr)
+	printed, err := train.Parse([]byte(stdout), nil)
+	require.NoError(t, err, stdout)
+	want, err := train.LoadFile(writeConfig(t, tiny), []string{"algo.gamma=0.5", "seed=7"})
+	require.NoError(t, err)
+	assert.Equal(t, want, printed)
+	assert.Contains(t, stdout, "beta1: 0.9", "the lower packages' settings are shown too")
+	entries, err := os.ReadDir(out)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "no run directory")
+
+	// -seed is a whole number.
+	code, _, stderr = runCmd("-config", writeConfig(t, tiny), "-seed", "x")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "-seed")
+	assert.Equal(t, 1, strings.Count(strings.TrimSpace(stderr), "\n")+1, "one line: %q", stderr)
+}
+
+// An interrupt stops the run with exit status 130 (128 + SIGINT).
+func TestTrainInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	code := run(ctx, []string{"-config", writeConfig(t, tiny), "-out", t.TempDir()}, &out, &errb, false)
+	assert.Equal(t, 130, code, errb.String())
 }

@@ -1,4 +1,4 @@
-package algo_test
+package train_test
 
 import (
 	"math/rand/v2"

@@ -1,4 +1,4 @@
-package algo_test
+package train_test
 
 import (
 	"context"
@@ -109,13 +109,14 @@ func tinyLearningConfig(name string) train.Config {
 	c := train.DefaultConfig()
 	c.Name = "learn-" + name
 	c.Seed = 1
-	c.Model = train.ModelConfig{Layers: 1, DModel: 32, Heads: 2, Context: 64}
+	c.Model = policy.Config{Layers: 1, DModel: 32, Heads: 2, Context: 64}
 	c.Tokenizer = train.TokenizerConfig{MaxVocab: 256, CorpusEpisodes: 20}
 	c.Algo.Name = name
 	c.Algo.Epochs = 2
 	c.Algo.Whiten = true
 	c.Loss.KLCoef = 0.3
 	c.Optim.LR = 3e-3
+	c.Optim.Cosine = false // a constant learning rate after warm-up
 	c.Sample.MaxNewTokens = 8
 	c.Rollout = train.RolloutConfig{Episodes: 32, GroupSize: 1}
 	if name == "grpo" {
@@ -183,7 +184,7 @@ const guessID = "game:GuessTheNumber-v0-easy"
 func guessConfig(name string) train.Config {
 	c := tinyLearningConfig(name)
 	c.Iterations = 400
-	c.Env = train.EnvConfig{ID: guessID, Options: map[string]any{"style": "brief", "partial_credit": false}, History: "none", NumEnvs: 16}
+	c.Env = train.EnvConfig{ID: guessID, Options: train.EnvOptions{"style": "brief", "partial_credit": false}, History: "none", NumEnvs: 16}
 	c.Tokenizer.CorpusEpisodes = 50
 	c.Warmup = train.WarmupConfig{Steps: 400, BatchSize: 32, LR: 3e-3, Transcript: true}
 	c.Algo.Gamma = 0.5
@@ -249,7 +250,7 @@ func TestLearnGuessTheNumberShort(t *testing.T) {
 const longLearningEnv = "GEMGO_LONG_LEARNING"
 
 // TestLearnGuessTheNumber trains each algorithm with the main job's
-// config, ../configs/rebn_guess.yaml (2 layers, d = 64, γ 0.9, KL 0.01,
+// config, configs/rebn_guess.yaml (2 layers, d = 64, γ 0.9, KL 0.01,
 // 800 iterations of 64 episodes; GRPO in groups of 4), and requires the
 // greedy success on the 200 held-out games to end clearly above random
 // play (about 0.34: four uniform guesses in 1-10) and the warm-up-only
@@ -262,8 +263,8 @@ const longLearningEnv = "GEMGO_LONG_LEARNING"
 // Each run takes 8-10 minutes on two idle cores, so the test runs only
 // with GEMGO_LONG_LEARNING=1. With the whole history in the prompt the
 // game learns slowly: at 100 iterations of 192 env steps (the
-// compare_guess sweep of issue 7) every algorithm still ends below random
-// play; see docs/results.md. TestLearnGuessTheNumberShort is the quick
+// configs/compare_guess.yaml sweep) every algorithm still ends below
+// random play; see docs/results.md. TestLearnGuessTheNumberShort is the quick
 // check, with the last observation only.
 func TestLearnGuessTheNumber(t *testing.T) {
 	if os.Getenv(longLearningEnv) == "" {
