@@ -3,6 +3,7 @@ package builtin_test
 import (
 	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -104,7 +105,7 @@ func episode(t *testing.T, id string, reg *envs.Registry, opts []envs.Option, st
 	t.Helper()
 	env, err := reg.Make(id, opts...)
 	require.NoError(t, err)
-	if c, ok := env.(interface{ Close() error }); ok {
+	if c, ok := env.(io.Closer); ok {
 		defer func() { require.NoError(t, c.Close()) }()
 	}
 	if style == "" {
