@@ -15,7 +15,7 @@ import (
 
 // The rollout benchmark plays game:GuessTheNumber-v0-easy (brief style,
 // observation history, as train.DefaultConfig) with the reference policy of
-// ../shared/bench (2 layers, d = 64, 4 heads; the vocabulary comes from the
+// scripts/torchref (2 layers, d = 64, 4 heads; the vocabulary comes from the
 // tokenizer built on the env's text), after a short format warm-up so that
 // episodes last several turns as in training. One op is one Collect of
 // benchEpisodes episodes on n env slots, so ns/op compares the slot counts
