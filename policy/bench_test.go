@@ -8,7 +8,7 @@ import (
 	"github.com/gemgo/gemgo/policy/internal/refmodel"
 )
 
-// The reference workload of ../shared/bench: training steps of 32 × 32
+// The reference workload of scripts/torchref: training steps of 32 × 32
 // tokens with the weighted loss and Adam; sampling 16 new tokens after a
 // 16-token prompt for 32 rows with the KV-cache sampler. Compare with
 // torch_ref.sh at the same thread count (scripts/bench_policy.sh).

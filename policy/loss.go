@@ -27,7 +27,7 @@ const (
 	// SeqMeanTokenSumNorm (Dr. GRPO): sum over tokens divided by sequences
 	// times a constant length, w = 1 / (sequences · LossConfig.NormLen); with
 	// NormLen 0 the model's context length. The PyTorch reference's loss
-	// (../shared/bench) is this with Kind PG and NormLen = its 32 positions.
+	// (scripts/torchref) is this with Kind PG and NormLen = its 32 positions.
 	SeqMeanTokenSumNorm Aggregation = "seq-mean-token-sum-norm"
 )
 

@@ -50,7 +50,7 @@ type ParamSpec struct {
 }
 
 // Specs lists every parameter of a model of shape c, in the fixed order used
-// by checkpoints and by the PyTorch reference's dumps (../shared/bench).
+// by checkpoints and by the PyTorch reference's dumps (scripts/torchref).
 func Specs(c Config) []ParamSpec {
 	d, ff := c.DModel, 4*c.DModel
 	s := []ParamSpec{{"tok_emb", []int{c.Vocab, d}, "normal"}, {"pos_emb", []int{c.Context, d}, "normal"}}

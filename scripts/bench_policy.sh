@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # gemgo's policy trainer and KV-cache sampler against the PyTorch reference
-# (../shared/bench), on the reference workload, in one run on this machine
+# (scripts/torchref), on the reference workload, in one run on this machine
 # with the same core count: GOMAXPROCS=$THREADS for Go, --threads $THREADS
 # for torch. Prints a table of tokens/s (training: 32×32 tokens per step with
 # the weighted loss and Adam; sampling: 32 rows × 16 new tokens after a
 # 16-token prompt, KV cache on both sides).
 #   scripts/bench_policy.sh            # d = 64 and 128, pure-Go BLAS
-#   TAGS=openblas scripts/bench_policy.sh   # float32 GEMM through OpenBLAS (apt-get install libopenblas-dev; README)
-# Env: THREADS (2), BENCHTIME (Go -benchtime, default 3s), GEMGO_BENCH (dir of torch_ref.sh).
+#   TAGS=openblas scripts/bench_policy.sh   # float32 GEMM through OpenBLAS (apt-get install libopenblas-dev; docs/openblas.md)
+# Env: THREADS (2), BENCHTIME (Go -benchtime, default 3s), GEMGO_BENCH (dir of
+# torch_ref.sh; default scripts/torchref). Needs Debian's python3-torch;
+# torch_ref.sh installs it with apt-get when it is missing.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-bench="${GEMGO_BENCH:-$root/../shared/bench}"
+bench="${GEMGO_BENCH:-$root/scripts/torchref}"
 threads="${THREADS:-2}"
 benchtime="${BENCHTIME:-3s}"
 tags="${TAGS:-}"

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Gradient and 5-step loss parity of gemgo's Gorgonia trainer with the PyTorch
-# reference (../shared/bench): dumps initial weights, the gradients of batch 0
+# reference (scripts/torchref): dumps initial weights, the gradients of batch 0
 # and five losses from Go, then lets torch_ref.py replay the same batches from
 # the same weights. Usage: scripts/parity.sh [d ...]   (default: 64 128)
 # Target: worst relative L2 gradient error ≤ 1e-4.
+# Needs Debian's python3-torch; scripts/torchref/torch_ref.sh installs it with
+# apt-get when it is missing. Env: GEMGO_BENCH (dir of torch_ref.sh; default
+# scripts/torchref).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-bench="${GEMGO_BENCH:-$root/../shared/bench}"
+bench="${GEMGO_BENCH:-$root/scripts/torchref}"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 cd "$root"

@@ -62,7 +62,9 @@ func (b *Log) listen(ev any) {
 }
 
 // NewBrowser starts Debian's chromium, headless and cut off from the
-// network as DESIGN.md says, and returns a tab's context and what it logs.
+// network (without the background-networking, component-update and sync
+// flags, chromium floods a closed network with refused connections), and
+// returns a tab's context and what it logs.
 func NewBrowser(t *testing.T) (context.Context, *Log) {
 	t.Helper()
 	path := "/usr/bin/chromium"

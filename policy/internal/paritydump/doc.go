@@ -1,4 +1,4 @@
-// Command paritydump trains the reference model of ../shared/bench with
+// Command paritydump trains the reference model of scripts/torchref with
 // package policy for five steps and writes the dump that
 // `torch_ref.sh --parity DIR` compares against PyTorch: meta.json (parameter
 // names and shapes, the five losses), weights.bin (initial weights),

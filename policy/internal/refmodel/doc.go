@@ -1,5 +1,5 @@
 // Package refmodel builds the reference benchmark model and workload of
-// ../shared/bench (the PyTorch yardstick) with package policy: the model
+// scripts/torchref (the PyTorch yardstick) with package policy: the model
 // shape, the synthetic arithmetic-sequence batches and the weighted
 // log-likelihood loss. The parity dump and the benchmarks share it.
 package refmodel
