@@ -23,25 +23,28 @@ import (
 	"github.com/gemgo/gemgo/envs/rg"
 )
 
-// families registers every built-in family, each from its own package.
-var families = []func(*envs.Registry) error{
-	// games whose state is a number, a code or a board of tiles
-	guessnumber.Register, mastermind.Register, hanoi.Register, fifteen.Register,
-	// puzzles on a grid
-	minesweeper.Register, sudoku.Register, game2048.Register, sokoban.Register,
-	// word games
-	wordle.Register, hangman.Register, crosswords.Register, wordsearch.Register,
-	// single-turn task families: procedural reasoning, math, QA, logic
-	rg.Register, mathtask.Register, qa.Register, logic.Register,
-	// Python coding tasks, judged in the sandbox
-	code.Register,
+// families lists the Register function of every built-in family, each from
+// its own package.
+func families() []func(*envs.Registry) error {
+	return []func(*envs.Registry) error{
+		// games whose state is a number, a code or a board of tiles
+		guessnumber.Register, mastermind.Register, hanoi.Register, fifteen.Register,
+		// puzzles on a grid
+		minesweeper.Register, sudoku.Register, game2048.Register, sokoban.Register,
+		// word games
+		wordle.Register, hangman.Register, crosswords.Register, wordsearch.Register,
+		// single-turn task families: procedural reasoning, math, QA, logic
+		rg.Register, mathtask.Register, qa.Register, logic.Register,
+		// Python coding tasks, judged in the sandbox
+		code.Register,
+	}
 }
 
 // Registry returns a new registry holding every built-in env. Each call
 // builds a fresh registry: callers may register their own envs in it.
 func Registry() *envs.Registry {
 	r := envs.NewRegistry()
-	for _, reg := range families {
+	for _, reg := range families() {
 		if err := reg(r); err != nil {
 			// Built-in ids are fixed at compile time: a clash is a bug in gemgo.
 			panic(fmt.Sprintf("envs: built-in registry: %v", err))
