@@ -286,12 +286,6 @@ func clip(s string) string {
 	return s
 }
 
-func jsonProblem(err error) string {
-	if err == nil {
-		return "got null"
-	}
-	return clip(err.Error())
-}
 
 // encodeMessage writes {"type": typ, "data": data}.
 func encodeMessage(typ string, data any) ([]byte, error) {
