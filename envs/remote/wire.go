@@ -286,7 +286,6 @@ func clip(s string) string {
 	return s
 }
 
-
 // encodeMessage writes {"type": typ, "data": data}.
 func encodeMessage(typ string, data any) ([]byte, error) {
 	var b bytes.Buffer
