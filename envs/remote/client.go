@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"net/http"
@@ -53,8 +54,19 @@ func (d *Dialer) Dial(ctx context.Context, rawURL, id string, opts ...envs.Optio
 		return nil, err
 	}
 	conn, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPClient: d.HTTPClient})
-	if resp != nil && resp.Body != nil {
-		resp.Body.Close()
+	if err != nil && resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
+		// The server refused the upgrade: its answer says why (an unknown
+		// env id in the route, say).
+		var refusal struct {
+			Detail string `json:"detail"`
+		}
+		if resp.Body != nil {
+			_ = json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(&refusal)
+			resp.Body.Close()
+		}
+		if refusal.Detail != "" {
+			return nil, fmt.Errorf("remote env %s: %s refused the session (HTTP %d): %s", id, u, resp.StatusCode, refusal.Detail)
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("remote env %s: connect to %s: %w (is cmd/envserver running there?)", id, u, err)

@@ -140,6 +140,8 @@ func TestEnvChoice(t *testing.T) {
 	_, err = remote.Dial(t.Context(), url, guessID, envs.With("no_such_option", 1))
 	assert.ErrorContains(t, err, remote.CodeFactory)
 	assert.ErrorContains(t, err, "unknown option no_such_option")
+	_, err = remote.Dial(t.Context(), url+"/e/game:Sudokuu-v0-easy", "")
+	assert.ErrorContains(t, err, "did you mean game:Sudoku-v0-easy")
 	_, err = remote.Dial(t.Context(), "127.0.0.1:1", guessID)
 	assert.ErrorContains(t, err, "want ws://host:port")
 	_, err = remote.NewServer(reg, remote.Config{DefaultID: "game:Nope"})

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -198,15 +199,10 @@ func (s *Server) release(ss *session) {
 
 // checkID reports an unknown env id with the registry's suggestions.
 func (s *Server) checkID(id string) error {
-	for _, known := range s.reg.IDs() {
-		if known == id {
-			return nil
-		}
-	}
-	_, err := s.reg.Make(id) // the registry's did-you-mean error
-	if err == nil {
+	if slices.Contains(s.reg.IDs(), id) {
 		return nil
 	}
+	_, err := s.reg.Make(id) // an unknown id: the registry's did-you-mean error
 	return err
 }
 
