@@ -38,7 +38,9 @@ func TestServeAndDrain(t *testing.T) {
 	ready := make(chan string, 1)
 	code := make(chan int, 1)
 	var stderr bytes.Buffer
-	go func() { code <- run([]string{"-addr", "127.0.0.1:0", "-env", "game:GuessTheNumber-v0-easy"}, &stderr, ready) }()
+	go func() {
+		code <- run([]string{"-addr", "127.0.0.1:0", "-env", "game:GuessTheNumber-v0-easy"}, &stderr, ready)
+	}()
 	var addr string
 	select {
 	case addr = <-ready:
