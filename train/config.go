@@ -8,6 +8,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gemgo/gemgo/algo"
+	"github.com/gemgo/gemgo/envs/remote"
 	"github.com/gemgo/gemgo/policy"
 )
 
@@ -37,6 +38,7 @@ type EnvConfig struct {
 	History     string     `yaml:"history"`      // "none", "observations" or "actions": what earlier turns the policy sees
 	HistoryKeep int        `yaml:"history_keep"` // keep only the last N turns of history; 0 keeps all
 	NumEnvs     int        `yaml:"num_envs"`     // env slots played at once (one batched policy call per tick)
+	Remote      string     `yaml:"remote"`       // env server address (ws://host:port of cmd/envserver); "" plays the env in-process
 }
 
 // EnvOptions are an env's constructor options. Decoding replaces them as a
@@ -166,6 +168,11 @@ func (c *Config) Validate() error {
 	case "none", "observations", "actions":
 	default:
 		bad("env.history = %q: allowed none, observations, actions", c.Env.History)
+	}
+	if c.Env.Remote != "" {
+		if err := remote.ValidateURL(c.Env.Remote); err != nil {
+			bad("env.remote = %q: %v", c.Env.Remote, err)
+		}
 	}
 	if c.Env.HistoryKeep < 0 {
 		bad("env.history_keep = %d: must be ≥ 0 (0 keeps all)", c.Env.HistoryKeep)

@@ -1,19 +1,28 @@
 package train
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
 
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/remote"
 	"github.com/gemgo/gemgo/policy"
 )
 
-// envFactory returns a function that makes the configured env, wrapped so
-// that the policy sees the configured history.
+// envFactory returns a function that makes the configured env (in-process,
+// or on the env server env.remote names), wrapped so that the policy sees
+// the configured history.
 func envFactory(reg *envs.Registry, ec EnvConfig) func() (envs.Env, error) {
 	return func() (envs.Env, error) {
-		e, err := reg.Make(ec.ID, envs.FromMap(ec.Options)...)
+		var e envs.Env
+		var err error
+		if ec.Remote != "" {
+			e, err = remote.Dial(context.Background(), ec.Remote, ec.ID, envs.FromMap(ec.Options)...)
+		} else {
+			e, err = reg.Make(ec.ID, envs.FromMap(ec.Options)...)
+		}
 		if err != nil {
 			return nil, err
 		}

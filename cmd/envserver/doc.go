@@ -1,0 +1,16 @@
+// Command envserver serves gemgo's envs over OpenEnv's protocol, for
+// trainers in Python (TRL, or any framework through a short shim) and for
+// gemgo's own trainer (env.remote in a training config):
+//
+//	go run ./cmd/envserver -addr 127.0.0.1:8000
+//	go run ./cmd/envserver -addr :8000 -env game:GuessTheNumber-v0-easy -max-sessions 4096
+//
+// A client opens a WebSocket at /ws (or /e/{id}/ws to choose the env by
+// route) and sends reset, step, state and close messages; GET /health is
+// the load balancer's check. docs/envserver.md has the protocol, the
+// Python clients and how to run replicas.
+//
+// SIGINT or SIGTERM drains the server: /health turns unhealthy, sessions
+// finish the message they are handling and are closed with status 1001,
+// and the process exits 0 (1 when -drain elapses first).
+package main

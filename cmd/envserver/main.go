@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/gemgo/gemgo/envs/builtin"
+	"github.com/gemgo/gemgo/envs/remote"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stderr, nil))
+}
+
+// run serves until a signal; ready, when not nil, receives the listening
+// address (tests use it).
+func run(args []string, stderr io.Writer, ready chan<- string) int {
+	fs := flag.NewFlagSet("envserver", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8000", "listen address (host:port; :8000 listens on every interface)")
+	envID := fs.String("env", "", "default env id for sessions that name none (go run ./cmd/play -list prints the ids)")
+	maxSessions := fs.Int("max-sessions", remote.DefaultMaxSessions, "most WebSocket sessions at once; more are answered CAPACITY_REACHED")
+	idle := fs.Duration("idle", remote.DefaultIdleTimeout, "close a session that sends nothing for this long")
+	maxMsg := fs.Int64("max-message", remote.DefaultMaxMessageBytes, "largest client message in bytes; a larger one closes the session (status 1009)")
+	writeTimeout := fs.Duration("write-timeout", remote.DefaultWriteTimeout, "drop a session whose client does not read a reply within this long")
+	drain := fs.Duration("drain", 30*time.Second, "on SIGINT/SIGTERM, wait this long for sessions to close")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "envserver: unexpected argument %q (flags only; -h lists them)\n", fs.Arg(0))
+		return 2
+	}
+	if *maxSessions < 1 {
+		fmt.Fprintf(stderr, "envserver: -max-sessions = %d: must be ≥ 1\n", *maxSessions)
+		return 2
+	}
+	srv, err := remote.NewServer(builtin.Registry(), remote.Config{
+		DefaultID: *envID, MaxSessions: *maxSessions, IdleTimeout: *idle,
+		MaxMessageBytes: *maxMsg, WriteTimeout: *writeTimeout,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "envserver: -env: %v\n", err)
+		return 2
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "envserver: -addr %s: %v\n", *addr, err)
+		return 1
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	fmt.Fprintf(stderr, "envserver: listening on ws://%s/ws (health: http://%s/health)\n", ln.Addr(), ln.Addr())
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
+	select {
+	case err := <-served:
+		fmt.Fprintf(stderr, "envserver: %v\n", err)
+		return 1
+	case <-ctx.Done():
+	}
+	fmt.Fprintf(stderr, "envserver: draining %d sessions\n", srv.Sessions())
+	dctx, cancel := context.WithTimeout(context.Background(), *drain)
+	defer cancel()
+	serr := srv.Shutdown(dctx)
+	herr := hs.Shutdown(dctx)
+	if serr != nil || herr != nil {
+		fmt.Fprintf(stderr, "envserver: %v\n", errors.Join(serr, herr))
+		return 1
+	}
+	fmt.Fprintln(stderr, "envserver: stopped")
+	return 0
+}

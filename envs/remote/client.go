@@ -1,0 +1,376 @@
+package remote
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/gemgo/gemgo/envs"
+)
+
+// Dialer connects Envs to a server. The zero value uses the defaults.
+type Dialer struct {
+	// Timeout bounds each exchange with the server (a reset, a step, a
+	// sample). Default 60 s, as OpenEnv's clients.
+	Timeout time.Duration
+	// ReadLimit is the largest server message accepted. Default 64 MiB.
+	ReadLimit int64
+	// HTTPClient makes the connection (http.DefaultClient when nil).
+	HTTPClient *http.Client
+}
+
+// Dial connects to the server at rawURL and makes the env id with opts
+// there, as Registry.Make would in-process. rawURL is the server's address
+// (ws://host:port, http://host:port, or with a path such as
+// ws://host:port/e/game:GuessTheNumber-v0-easy); /ws is appended unless the
+// path already ends with it, as OpenEnv's clients do.
+//
+// The env that Dial returns implements envs.ActionSampler exactly when the
+// server's env does, and its SampleAction draws from the caller's RNG (the
+// server asks for each random number), so random play over the wire equals
+// random play in-process. FormatErrorReward and Description report the
+// server env's. Close ends the session. An Env is used by one goroutine at
+// a time, like any env.
+func Dial(ctx context.Context, rawURL, id string, opts ...envs.Option) (envs.Env, error) {
+	var d Dialer
+	return d.Dial(ctx, rawURL, id, opts...)
+}
+
+// Dial is the package's Dial with d's settings.
+func (d *Dialer) Dial(ctx context.Context, rawURL, id string, opts ...envs.Option) (envs.Env, error) {
+	u, err := wsURL(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	conn, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPClient: d.HTTPClient})
+	if err != nil && resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
+		// The server refused the upgrade: its answer says why (an unknown
+		// env id in the route, say).
+		var refusal struct {
+			Detail string `json:"detail"`
+		}
+		if resp.Body != nil {
+			_ = json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(&refusal)
+			resp.Body.Close()
+		}
+		if refusal.Detail != "" {
+			return nil, fmt.Errorf("remote env %s: %s refused the session (HTTP %d): %s", id, u, resp.StatusCode, refusal.Detail)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("remote env %s: connect to %s: %w (is cmd/envserver running there?)", id, u, err)
+	}
+	limit := d.ReadLimit
+	if limit <= 0 {
+		limit = 64 << 20
+	}
+	conn.SetReadLimit(limit)
+	timeout := d.Timeout
+	if timeout <= 0 {
+		timeout = 60 * time.Second
+	}
+	e := &Env{conn: conn, id: id, url: u, timeout: timeout, formatErr: envs.RewardFormatError}
+	options := map[string]any{}
+	for _, o := range opts {
+		options[o.Name] = o.Value
+	}
+	data := map[string]any{"options": options}
+	if id != "" {
+		data["env_id"] = id
+	}
+	typ, raw, err := e.roundTrip(msgDescribe, data)
+	if err == nil && typ != msgDescribe {
+		err = fmt.Errorf("remote env %s: the server answered describe with %q: is %s a gemgo env server?", id, typ, u)
+	}
+	var desc struct {
+		EnvID             string  `json:"env_id"`
+		Description       string  `json:"description"`
+		Sampler           bool    `json:"sampler"`
+		FormatErrorReward float64 `json:"format_error_reward"`
+	}
+	if err == nil {
+		err = json.Unmarshal(raw, &desc)
+	}
+	if err != nil {
+		conn.CloseNow()
+		return nil, err
+	}
+	e.id, e.desc, e.formatErr = desc.EnvID, desc.Description, desc.FormatErrorReward
+	if desc.Sampler {
+		return &SamplingEnv{env: e}, nil
+	}
+	return e, nil
+}
+
+// wsURL turns a server address into its WebSocket URL.
+func wsURL(raw string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err == nil && u.Host == "" {
+		err = errors.New("no host")
+	}
+	if err == nil {
+		switch u.Scheme {
+		case "ws", "wss":
+		case "http":
+			u.Scheme = "ws"
+		case "https":
+			u.Scheme = "wss"
+		default:
+			err = fmt.Errorf("scheme %q", u.Scheme)
+		}
+	}
+	if err != nil {
+		return "", fmt.Errorf("env server address %q: %v: want ws://host:port (or http://, https://, wss://), the address cmd/envserver listens on", raw, err)
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/")
+	if !strings.HasSuffix(u.Path, "/ws") {
+		u.Path += "/ws"
+	}
+	u.RawPath = ""
+	return u.String(), nil
+}
+
+// ValidateURL checks that raw is an env server address that Dial accepts.
+func ValidateURL(raw string) error {
+	_, err := wsURL(raw)
+	return err
+}
+
+// Env is an env played on a server over one WebSocket session.
+type Env struct {
+	conn      *websocket.Conn
+	id, url   string
+	desc      string
+	formatErr float64
+	timeout   time.Duration
+	broken    error // a transport failure or a failed sample: every later call fails
+}
+
+var _ envs.Env = (*Env)(nil)
+
+// Reset starts an episode with seed on the server.
+func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
+	typ, raw, err := e.roundTrip(msgReset, map[string]any{"seed": seed})
+	if err != nil {
+		return "", nil, err
+	}
+	o, err := e.observation(typ, raw)
+	if err != nil {
+		return "", nil, err
+	}
+	return o.text, o.info, nil
+}
+
+// Step plays action on the server.
+func (e *Env) Step(action string) (envs.Step, error) {
+	data := map[string]any{}
+	putText(data, "message", action)
+	typ, raw, err := e.roundTrip(msgStep, data)
+	if err != nil {
+		return envs.Step{}, err
+	}
+	o, err := e.observation(typ, raw)
+	if err != nil {
+		return envs.Step{}, err
+	}
+	return envs.Step{Obs: o.text, Reward: o.reward, Terminated: o.terminated, Truncated: o.truncated, Info: o.info}, nil
+}
+
+// Close ends the session; the server closes its env.
+func (e *Env) Close() error {
+	if e.broken == nil {
+		e.broken = fmt.Errorf("remote env %s: closed", e.id)
+	}
+	// A session the server already dropped has nothing left to release:
+	// the error of its closing handshake is not the caller's concern.
+	_ = e.conn.Close(websocket.StatusNormalClosure, "")
+	return nil
+}
+
+// FormatErrorReward is the server env's format-error reward.
+func (e *Env) FormatErrorReward() float64 { return e.formatErr }
+
+// Description is the server env's one-line description.
+func (e *Env) Description() string { return e.desc }
+
+// SampleAction draws an action with the server env's SampleAction and r;
+// it returns "" when the exchange fails, and the next Reset or Step then
+// returns the error.
+func (e *Env) SampleAction(r *rand.Rand) string {
+	if e.broken != nil {
+		return ""
+	}
+	if e.send(msgSample, map[string]any{}) != nil {
+		return ""
+	}
+	for {
+		typ, raw, err := e.receive()
+		if err != nil {
+			e.broken = fmt.Errorf("remote env %s: sample: %w", e.id, err)
+			return ""
+		}
+		switch typ {
+		case msgRand:
+			if e.send(msgRand, map[string]any{"value": strconv.FormatUint(r.Uint64(), 10)}) != nil {
+				return ""
+			}
+		case msgAction:
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal(raw, &m); err != nil {
+				e.broken = fmt.Errorf("remote env %s: sample: %w", e.id, err)
+				return ""
+			}
+			a, werr := decodeText(m, "message", msgAction)
+			if werr != nil {
+				e.broken = fmt.Errorf("remote env %s: sample: %w", e.id, werr)
+				return ""
+			}
+			return a
+		default:
+			e.broken = fmt.Errorf("remote env %s: sample: unexpected %q message", e.id, typ)
+			return ""
+		}
+	}
+}
+
+// roundTrip sends one message and reads its reply; an error reply is an
+// *Error.
+func (e *Env) roundTrip(typ string, data any) (string, json.RawMessage, error) {
+	if err := e.send(typ, data); err != nil {
+		return "", nil, err
+	}
+	return e.receive()
+}
+
+func (e *Env) send(typ string, data any) error {
+	if e.broken != nil {
+		return e.broken
+	}
+	msg, err := encodeMessage(typ, data)
+	if err != nil {
+		return fmt.Errorf("remote env %s: encode %s: %w", e.id, typ, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), e.timeout)
+	defer cancel()
+	if err := e.conn.Write(ctx, websocket.MessageText, msg); err != nil {
+		e.broken = e.transport(typ, err)
+		return e.broken
+	}
+	return nil
+}
+
+// receive reads one message: its type and data, or the *Error it carries.
+func (e *Env) receive() (string, json.RawMessage, error) {
+	if e.broken != nil {
+		return "", nil, e.broken
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), e.timeout)
+	defer cancel()
+	_, frame, err := e.conn.Read(ctx)
+	if err != nil {
+		e.broken = e.transport("read", err)
+		return "", nil, e.broken
+	}
+	var msg struct {
+		Type string          `json:"type"`
+		Data json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(frame, &msg); err != nil {
+		e.broken = fmt.Errorf("remote env %s: the server sent a message that is not JSON: %w", e.id, err)
+		return "", nil, e.broken
+	}
+	if msg.Type == msgError {
+		var se Error
+		_ = json.Unmarshal(msg.Data, &struct {
+			Code    *string `json:"code"`
+			Message *string `json:"message"`
+		}{&se.Code, &se.Message})
+		return msgError, msg.Data, fmt.Errorf("remote env %s: %w", e.id, &se)
+	}
+	return msg.Type, msg.Data, nil
+}
+
+func (e *Env) transport(what string, err error) error {
+	if s := websocket.CloseStatus(err); s != -1 {
+		return fmt.Errorf("remote env %s: %s: the server closed the session (status %d): %w", e.id, what, s, err)
+	}
+	return fmt.Errorf("remote env %s: %s: %w", e.id, what, err)
+}
+
+type observation struct {
+	text                  string
+	reward                float64
+	terminated, truncated bool
+	info                  envs.Info
+}
+
+func (e *Env) observation(typ string, raw json.RawMessage) (observation, error) {
+	if typ != msgObservation {
+		return observation{}, fmt.Errorf("remote env %s: expected an observation, got %q", e.id, typ)
+	}
+	var msg struct {
+		Observation map[string]json.RawMessage `json:"observation"`
+		Reward      *float64                   `json:"reward"`
+	}
+	if err := json.Unmarshal(raw, &msg); err != nil {
+		return observation{}, fmt.Errorf("remote env %s: observation: %w", e.id, err)
+	}
+	o := observation{reward: math.NaN()}
+	if msg.Reward != nil {
+		o.reward = *msg.Reward
+	}
+	text, werr := decodeText(msg.Observation, "text", msgObservation)
+	if werr != nil {
+		return observation{}, fmt.Errorf("remote env %s: %w", e.id, werr)
+	}
+	o.text = text
+	_ = json.Unmarshal(msg.Observation["terminated"], &o.terminated)
+	_ = json.Unmarshal(msg.Observation["truncated"], &o.truncated)
+	if raw, ok := msg.Observation["info"]; ok && !isNull(raw) {
+		v, err := decodeValue(raw)
+		if err != nil {
+			return observation{}, fmt.Errorf("remote env %s: observation info: %w", e.id, err)
+		}
+		if m, isMap := v.(map[string]any); isMap {
+			o.info = envs.Info(m)
+		}
+	}
+	return o, nil
+}
+
+// SamplingEnv is an Env whose server env draws random actions: it adds
+// SampleAction (envs.ActionSampler) and forwards the rest.
+type SamplingEnv struct {
+	env *Env
+}
+
+var _ envs.ActionSampler = (*SamplingEnv)(nil)
+
+// Reset forwards to the Env.
+func (s *SamplingEnv) Reset(seed uint64) (string, envs.Info, error) { return s.env.Reset(seed) }
+
+// Step forwards to the Env.
+func (s *SamplingEnv) Step(action string) (envs.Step, error) { return s.env.Step(action) }
+
+// SampleAction draws with the server env's SampleAction and r.
+func (s *SamplingEnv) SampleAction(r *rand.Rand) string { return s.env.SampleAction(r) }
+
+// Close ends the session.
+func (s *SamplingEnv) Close() error { return s.env.Close() }
+
+// FormatErrorReward is the server env's format-error reward.
+func (s *SamplingEnv) FormatErrorReward() float64 { return s.env.FormatErrorReward() }
+
+// Description is the server env's description.
+func (s *SamplingEnv) Description() string { return s.env.Description() }
