@@ -30,7 +30,8 @@ type PythonConfig struct {
 // two formats; ```py does not match).
 //
 // Observation (GEM's): "Code execution result: " + stdout, then "\n" +
-// stderr when there is any, then "\n". Output longer than MaxOutput is cut
+// stderr when there is any, then "\n" (trailing newlines of stdout and
+// stderr trimmed, so that a print does not leave an empty line). Output longer than MaxOutput is cut
 // at MaxOutput bytes and ends with a marker. A program that exits with an
 // error, times out or hits a limit is a failed call: the same observation,
 // with the traceback or the limit named, and an error.
@@ -148,9 +149,9 @@ func (p *Python) Run(ctx context.Context, c Call) (string, error) {
 	if p.cfg.StderrLastLine {
 		stderr = lastLine(stderr)
 	}
-	text := stdout
+	text := strings.TrimRight(stdout, "\n")
 	if strings.TrimSpace(stderr) != "" {
-		text = strings.TrimRight(text, "\n") + "\n" + strings.TrimRight(stderr, "\n")
+		text += "\n" + strings.TrimRight(stderr, "\n")
 	}
 	text = truncate(text, p.cfg.MaxOutput, res.Truncated)
 	return "Code execution result: " + text + "\n", runErr
