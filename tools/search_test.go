@@ -216,13 +216,16 @@ func TestRetrieverClientWireFormats(t *testing.T) {
 	assert.True(t, strings.HasPrefix(obs, "[SearchTool Error: retriever "), obs)
 	assert.Contains(t, obs, "HTTP 503: index not loaded")
 
+	release := make(chan struct{})
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
+		case <-release:
 		case <-time.After(5 * time.Second):
 		}
 	}))
 	defer slow.Close()
+	defer close(release) // before Close, which waits for the handler
 	c, err = NewRetrieverClient(slow.URL, FormatMsgpack)
 	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
