@@ -164,7 +164,7 @@ func TestRetrieverClientWireFormats(t *testing.T) {
 		b, _ := io.ReadAll(r.Body)
 		gotBody = nil
 		if err := msgpack.Unmarshal(b, &gotBody); err != nil {
-			http.Error(w, err.Error(), 400)
+			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
 		out, _ := msgpack.Marshal(map[string]any{"result": docs})
@@ -185,7 +185,7 @@ func TestRetrieverClientWireFormats(t *testing.T) {
 		gotType = r.Header.Get("Content-Type")
 		gotBody = nil
 		if err := json.NewDecoder(r.Body).Decode(&gotBody); err != nil {
-			http.Error(w, err.Error(), 400)
+			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
 		_ = json.NewEncoder(w).Encode(map[string]any{"result": [][]map[string]any{docs}})
@@ -207,7 +207,7 @@ func TestRetrieverClientWireFormats(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "Doc 1(Title: Alpha) first text\nDoc 2(Title: Beta) second text\n", obs)
 
-	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "index not loaded", 503) }))
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "index not loaded", http.StatusServiceUnavailable) }))
 	defer down.Close()
 	s, err = NewSearchFromSpec(Spec{Name: KindSearch, URL: down.URL}.Resolved())
 	require.NoError(t, err)

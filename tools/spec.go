@@ -3,6 +3,7 @@ package tools
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -100,17 +101,7 @@ var presets = map[string]preset{
 
 // Names lists every accepted tool name: the kinds, then GEM's presets.
 func Names() []string {
-	out := []string{KindPython, KindSearch, KindMCP}
-	for _, k := range slices.Sorted(func(yield func(string) bool) {
-		for k := range presets {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
-		out = append(out, k)
-	}
-	return out
+	return append([]string{KindPython, KindSearch, KindMCP}, slices.Sorted(maps.Keys(presets))...)
 }
 
 // Resolved returns s with a preset turned into its kind and rewards and

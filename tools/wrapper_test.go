@@ -34,7 +34,9 @@ func (e *echo) Run(_ context.Context, c Call) (string, error) {
 	return "echo: " + c.Input, nil
 }
 
-func (e *echo) SampleCall(r *rand.Rand) string { return "<echo>" + string(rune('a'+r.IntN(26))) + "</echo>" }
+func (e *echo) SampleCall(r *rand.Rand) string {
+	return "<echo>" + string(rune('a'+r.IntN(26))) + "</echo>"
+}
 
 func wrapToy(t *testing.T, spec Spec, maxTurns int) (*Env, *echo) {
 	t.Helper()
