@@ -27,48 +27,48 @@ type Spec struct {
 	Name string `yaml:"name"`
 	// MaxUses is the most calls of this tool in one episode (default 5, as
 	// GEM's presets); a call past it goes to the inner env unchanged.
-	MaxUses int `yaml:"max_uses"`
+	MaxUses int `yaml:"max_uses,omitempty"`
 	// ToolReward is paid for each call that succeeds (default 0).
-	ToolReward float64 `yaml:"tool_reward"`
+	ToolReward float64 `yaml:"tool_reward,omitempty"`
 	// SuccessReward is added to ToolReward for each call that succeeds
 	// (default 0). The tool rewards of an episode are capped together at
 	// MaxToolRewardFraction of the task's success reward.
-	SuccessReward float64 `yaml:"success_reward"`
+	SuccessReward float64 `yaml:"success_reward,omitempty"`
 	// Timeout bounds one call (python 5s, search 5s, mcp 30s per attempt).
-	Timeout time.Duration `yaml:"timeout"`
+	Timeout time.Duration `yaml:"timeout,omitempty"`
 
 	// Python is the interpreter (default python3).
-	Python string `yaml:"python"`
+	Python string `yaml:"python,omitempty"`
 	// MaxOutput is the most bytes of output shown to the model (default
 	// 2000); longer output is cut and ends with a marker.
-	MaxOutput int `yaml:"max_output"`
+	MaxOutput int `yaml:"max_output,omitempty"`
 	// StderrLastLine shows only the last line of stderr (GEM's option).
-	StderrLastLine bool `yaml:"stderr_last_line"`
+	StderrLastLine bool `yaml:"stderr_last_line,omitempty"`
 
 	// Corpus is the search corpus: "fictional" (default: the corpus shipped
 	// with the qa:Fictional tasks) or a JSONL file in the Search-R1 format.
-	Corpus string `yaml:"corpus"`
+	Corpus string `yaml:"corpus,omitempty"`
 	// IndexDir keeps the BM25 index of Corpus on disk, reused while the
 	// corpus is unchanged; "" keeps small corpora in memory and large ones
 	// in the user cache directory.
-	IndexDir string `yaml:"index_dir"`
+	IndexDir string `yaml:"index_dir,omitempty"`
 	// URL is a retriever server to query instead of a local index.
-	URL string `yaml:"url"`
+	URL string `yaml:"url,omitempty"`
 	// Format is the retriever's wire format: msgpack (GEM's, the default)
 	// or json (Search-R1's server).
-	Format string `yaml:"format"`
+	Format string `yaml:"format,omitempty"`
 	// TopK is the number of documents per search (default 3).
-	TopK int `yaml:"topk"`
+	TopK int `yaml:"topk,omitempty"`
 	// InformationTags wraps search results in <information>…</information>.
-	InformationTags bool `yaml:"information_tags"`
+	InformationTags bool `yaml:"information_tags,omitempty"`
 
 	// Command starts an MCP server speaking stdio (program and arguments).
-	Command []string `yaml:"command"`
+	Command []string `yaml:"command,omitempty"`
 	// Endpoint is an MCP server's streamable HTTP URL (instead of Command).
-	Endpoint string `yaml:"endpoint"`
+	Endpoint string `yaml:"endpoint,omitempty"`
 	// Retries is how many times a failed MCP call is retried (default 3,
 	// 1 s apart); -1 for none.
-	Retries int `yaml:"retries"`
+	Retries int `yaml:"retries,omitempty"`
 }
 
 // MaxToolRewardFraction caps the intermediate tool rewards of an episode:

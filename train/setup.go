@@ -7,16 +7,26 @@ import (
 
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/policy"
+	"github.com/gemgo/gemgo/tools"
 )
 
-// envFactory returns a function that makes the configured env, wrapped so
-// that the policy sees the configured history.
+// envFactory returns a function that makes the configured env, wrapped
+// with the configured tools and so that the policy sees the configured
+// history.
 func envFactory(reg *envs.Registry, ec EnvConfig) func() (envs.Env, error) {
 	return func() (envs.Env, error) {
 		e, err := reg.Make(ec.ID, envs.FromMap(ec.Options)...)
 		if err != nil {
 			return nil, err
 		}
+		w, err := tools.Wrap(e, ec.Tools)
+		if err != nil {
+			if c, ok := e.(io.Closer); ok {
+				_ = c.Close()
+			}
+			return nil, err
+		}
+		e = w
 		switch ec.History {
 		case "observations":
 			return envs.NewObservationHistory(e, ec.HistoryKeep)
