@@ -207,7 +207,9 @@ func TestRetrieverClientWireFormats(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "Doc 1(Title: Alpha) first text\nDoc 2(Title: Beta) second text\n", obs)
 
-	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "index not loaded", http.StatusServiceUnavailable) }))
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "index not loaded", http.StatusServiceUnavailable)
+	}))
 	defer down.Close()
 	s, err = NewSearchFromSpec(Spec{Name: KindSearch, URL: down.URL}.Resolved())
 	require.NoError(t, err)
