@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os/exec"
 	"regexp"
@@ -288,13 +289,7 @@ func (m *MCP) SampleCall(r *rand.Rand) string {
 	args := map[string]any{}
 	if s, ok := t.InputSchema.(map[string]any); ok {
 		props, _ := s["properties"].(map[string]any)
-		for _, name := range slices.Sorted(func(yield func(string) bool) {
-			for k := range props {
-				if !yield(k) {
-					return
-				}
-			}
-		}) {
+		for _, name := range slices.Sorted(maps.Keys(props)) {
 			p, _ := props[name].(map[string]any)
 			switch p["type"] {
 			case "number", "integer":
