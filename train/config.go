@@ -10,6 +10,7 @@ import (
 	"github.com/gemgo/gemgo/algo"
 	"github.com/gemgo/gemgo/envs/remote"
 	"github.com/gemgo/gemgo/policy"
+	"github.com/gemgo/gemgo/tools"
 )
 
 // Config is a whole training run. Zero values are not defaults: start from
@@ -33,12 +34,13 @@ type Config struct {
 
 // EnvConfig says which env to train on and how the policy sees it.
 type EnvConfig struct {
-	ID          string     `yaml:"id"`           // registered env id, e.g. game:GuessTheNumber-v0-easy
-	Options     EnvOptions `yaml:"options"`      // env constructor options, e.g. {style: brief}; a file's options replace the base's
-	History     string     `yaml:"history"`      // "none", "observations" or "actions": what earlier turns the policy sees
-	HistoryKeep int        `yaml:"history_keep"` // keep only the last N turns of history; 0 keeps all
-	NumEnvs     int        `yaml:"num_envs"`     // env slots played at once (one batched policy call per tick)
-	Remote      string     `yaml:"remote"`       // env server address (ws://host:port of cmd/envserver); "" plays the env in-process
+	ID          string       `yaml:"id"`              // registered env id, e.g. game:GuessTheNumber-v0-easy
+	Options     EnvOptions   `yaml:"options"`         // env constructor options, e.g. {style: brief}; a file's options replace the base's
+	History     string       `yaml:"history"`         // "none", "observations" or "actions": what earlier turns the policy sees
+	HistoryKeep int          `yaml:"history_keep"`    // keep only the last N turns of history; 0 keeps all
+	NumEnvs     int          `yaml:"num_envs"`        // env slots played at once (one batched policy call per tick)
+	Remote      string       `yaml:"remote"`          // env server address (ws://host:port of cmd/envserver); "" plays the env in-process
+	Tools       []tools.Spec `yaml:"tools,omitempty"` // tools the env is wrapped with, e.g. [{name: python, max_uses: 5}] (docs/tools.md)
 }
 
 // EnvOptions are an env's constructor options. Decoding replaces them as a
@@ -180,6 +182,7 @@ func (c *Config) Validate() error {
 	if c.Env.NumEnvs < 1 || c.Env.NumEnvs > 4096 {
 		bad("env.num_envs = %d: allowed [1, 4096]", c.Env.NumEnvs)
 	}
+	owned(tools.ValidateSpecs(c.Env.Tools))
 	owned(c.shape().Validate())
 	if c.Tokenizer.MaxVocab < 0 || c.Tokenizer.MaxVocab > 65536 {
 		bad("tokenizer.max_vocab = %d: allowed [0, 65536]", c.Tokenizer.MaxVocab)

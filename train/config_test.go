@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -236,4 +237,23 @@ func TestOldConfigLoads(t *testing.T) {
 	now, err := LoadFile("../configs/rebn_guess.yaml", []string{"iterations=30", "eval.every=10", "checkpoint.every=10"})
 	require.NoError(t, err)
 	assert.Equal(t, now, old)
+}
+
+// env.tools decodes strictly into the tools' own specs and is checked by
+// the tools package, its errors naming the list item and key.
+func TestEnvToolsConfig(t *testing.T) {
+	c, err := Parse([]byte("env:\n  id: math:Products-v0\n  tools: [{name: python_tool_no_int_reward, max_uses: 3, timeout: 2s}]\n"), nil)
+	require.NoError(t, err)
+	require.Len(t, c.Env.Tools, 1)
+	assert.Equal(t, "python_tool_no_int_reward", c.Env.Tools[0].Name)
+	assert.Equal(t, 3, c.Env.Tools[0].MaxUses)
+	assert.Equal(t, 2*time.Second, c.Env.Tools[0].Timeout)
+
+	_, err = Parse([]byte("env:\n  tools: [{name: python, max_usage: 3}]\n"), nil)
+	assert.ErrorContains(t, err, "max_usage")
+	_, err = Parse([]byte("env:\n  tools: [{name: python, topk: 3}]\n"), nil)
+	assert.ErrorContains(t, err, "env.tools[0].topk is a search key")
+	c, err = Parse(nil, []string{"env.tools=[{name: search, topk: 2}]"})
+	require.NoError(t, err)
+	assert.Equal(t, 2, c.Env.Tools[0].TopK)
 }

@@ -9,11 +9,12 @@ import (
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/remote"
 	"github.com/gemgo/gemgo/policy"
+	"github.com/gemgo/gemgo/tools"
 )
 
 // envFactory returns a function that makes the configured env (in-process,
-// or on the env server env.remote names), wrapped so that the policy sees
-// the configured history.
+// or on the env server env.remote names), wrapped with the configured tools
+// (run in this process) and so that the policy sees the configured history.
 func envFactory(reg *envs.Registry, ec EnvConfig) func() (envs.Env, error) {
 	return func() (envs.Env, error) {
 		var e envs.Env
@@ -26,6 +27,14 @@ func envFactory(reg *envs.Registry, ec EnvConfig) func() (envs.Env, error) {
 		if err != nil {
 			return nil, err
 		}
+		w, err := tools.Wrap(e, ec.Tools)
+		if err != nil {
+			if c, ok := e.(io.Closer); ok {
+				_ = c.Close()
+			}
+			return nil, err
+		}
+		e = w
 		switch ec.History {
 		case "observations":
 			return envs.NewObservationHistory(e, ec.HistoryKeep)

@@ -147,3 +147,26 @@ func TestPlayBuiltinGuessTheNumber(t *testing.T) {
 	assert.Contains(t, out.String(), "\ngame\n")
 	assert.Regexp(t, `\n  game:GuessTheNumber-v0-easy +\S`, out.String())
 }
+
+// -tool wraps the env: the search tool answers a search step, which is not
+// a turn of the one-turn task, and the answer then ends the episode.
+func TestPlayWithTool(t *testing.T) {
+	var out, errw bytes.Buffer
+	script := "<search>Relzan Othulvy</search>\n\\boxed{Ithbarka}\n"
+	code := run(context.Background(), []string{"-env", "qa:Fictional-v0-onehop", "-seed", "0", "-tool", "{name: search, topk: 1}"}, strings.NewReader(script), &out, &errw)
+	require.Equal(t, exitOK, code, errw.String())
+	assert.Contains(t, out.String(), "(max_turns 6)")
+	assert.Contains(t, out.String(), "<search>...</search>")
+	assert.Contains(t, out.String(), "tool_type=search")
+	assert.Contains(t, out.String(), "Doc 1(Title: Relzan Othulvy)")
+	assert.Contains(t, out.String(), "turns 2\n")
+
+	out.Reset()
+	errw.Reset()
+	code = run(context.Background(), []string{"-env", "qa:Fictional-v0-onehop", "-tool", "serch"}, strings.NewReader(""), &out, &errw)
+	assert.Equal(t, exitEnv, code)
+	assert.Contains(t, errw.String(), `play: -tool: env.tools[0].name = "serch": allowed python, search, mcp`)
+	code = run(context.Background(), []string{"-env", "qa:Fictional-v0-onehop", "-tool", "{name: search, top: 1}"}, strings.NewReader(""), &out, &errw)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errw.String(), "field top not found")
+}

@@ -75,7 +75,8 @@ func newEnv(o *envs.Options, desc string, items []Item) (envs.Env, error) {
 	return task.New(task.Config{Description: desc, Index: problems(items), Style: style, FormatPenalty: penalty, Hint: hint})
 }
 
-// Register adds qa:sample and qa:jsonl to r.
+// Register adds qa:sample, qa:jsonl and the fictional world's question
+// sets (qa:Fictional-v0-onehop, qa:Fictional-v0-twohop) to r.
 func Register(r *envs.Registry) error {
 	const sampleDesc = "32 general-knowledge questions written for gemgo; exact match after SQuAD normalisation, F1 in info"
 	if err := r.RegisterDesc("qa:sample", sampleDesc, func(o *envs.Options) (envs.Env, error) {
@@ -108,6 +109,36 @@ func Register(r *envs.Registry) error {
 		return newEnv(o, jsonlDesc, items)
 	}); err != nil {
 		return fmt.Errorf("qa: %w", err)
+	}
+	return registerFictional(r)
+}
+
+// fictionalIDs are the registered ids of the fictional world's question
+// sets (see fictional.go).
+var fictionalIDs = []struct {
+	id, desc string
+	data     *string
+}{
+	{"qa:Fictional-v0-onehop", "270 questions about an invented world whose facts exist only in its corpus (search tool); one document holds each answer", &fictionalOneHop},
+	{"qa:Fictional-v0-twohop", "135 questions about an invented world (search tool); the answer needs two documents, the second named in the first", &fictionalTwoHop},
+}
+
+func registerFictional(r *envs.Registry) error {
+	for _, f := range fictionalIDs {
+		f := f
+		if err := r.RegisterDesc(f.id, f.desc, func(o *envs.Options) (envs.Env, error) {
+			recs, err := task.ReadJSONL(strings.NewReader(*f.data), f.id)
+			if err != nil {
+				return nil, err
+			}
+			items, err := LoadItems(recs, f.id, "question", "answers")
+			if err != nil {
+				return nil, err
+			}
+			return newEnv(o, f.desc, items)
+		}); err != nil {
+			return fmt.Errorf("qa: %w", err)
+		}
 	}
 	return nil
 }

@@ -1,0 +1,168 @@
+package qa
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+)
+
+// The fictional world: invented countries, cities, people and companies,
+// with facts that exist only in its corpus, so that a model can answer its
+// questions only by searching that corpus (a corpus of common knowledge
+// shows no benefit from search). GenerateFictional builds it from a fixed
+// seed; the files in data/ are its output, checked by a golden test
+// (go test ./envs/qa -run TestFictionalGolden -update rewrites them).
+
+//go:embed data/fictional_corpus.jsonl
+var fictionalCorpus []byte
+
+//go:embed data/fictional_onehop.jsonl
+var fictionalOneHop string
+
+//go:embed data/fictional_twohop.jsonl
+var fictionalTwoHop string
+
+// FictionalCorpus returns the shipped corpus: JSONL lines in the Search-R1
+// format, {"id": "...", "contents": "\"Title\"\ntext"}.
+func FictionalCorpus() []byte { return bytes.Clone(fictionalCorpus) }
+
+// FictionalWorld is the generated world as files: the corpus and the
+// questions, one hop and two hops, each JSONL.
+type FictionalWorld struct {
+	Corpus, OneHop, TwoHop []byte
+}
+
+type country struct{ name, adj string }
+
+type city struct {
+	name    string
+	country int
+	founded int
+	trade   string
+}
+
+type person struct {
+	name       string
+	city, born int
+	job        string
+}
+
+type company struct {
+	name        string
+	founder, hq int
+	founded     int
+	product     string
+}
+
+var (
+	syllables  = []string{"ka", "lor", "ven", "dra", "mi", "tos", "qua", "rel", "sha", "bri", "nox", "tal", "esk", "vy", "mor", "zan", "pel", "ith", "gor", "ul", "fen", "sar", "oth", "wyn", "cra", "dul", "ise", "bar", "jov", "ree"}
+	trades     = []string{"glass", "salt", "wool", "copper", "paper", "clocks", "dyes", "rope", "honey", "tin"}
+	jobs       = []string{"cartographer", "engineer", "botanist", "composer", "astronomer", "weaver", "chemist", "architect", "poet", "shipwright"}
+	products   = []string{"lanterns", "bicycles", "telescopes", "pianos", "umbrellas", "typewriters", "compasses", "kites", "stoves", "barometers"}
+	firmSuffix = []string{"Works", "Company", "Foundry", "Guild", "Brothers", "Mills"}
+)
+
+// namer draws invented names, never the same twice.
+type namer struct {
+	r    *rand.Rand
+	used map[string]bool
+}
+
+func (n *namer) word(minSyl, maxSyl int) string {
+	for {
+		k := minSyl + n.r.IntN(maxSyl-minSyl+1)
+		var b strings.Builder
+		for range k {
+			b.WriteString(syllables[n.r.IntN(len(syllables))])
+		}
+		w := b.String()
+		w = strings.ToUpper(w[:1]) + w[1:]
+		if !n.used[w] && len(w) >= 4 {
+			n.used[w] = true
+			return w
+		}
+	}
+}
+
+// GenerateFictional builds the world from its fixed seed: 6 countries, 30
+// cities, 90 people and 45 companies; 270 one-hop and 135 two-hop questions.
+func GenerateFictional() FictionalWorld {
+	r := rand.New(rand.NewPCG(20251007, 42))
+	nm := &namer{r: r, used: map[string]bool{}}
+	countries := make([]country, 6)
+	for i := range countries {
+		n := nm.word(2, 3)
+		countries[i] = country{name: n, adj: n + "n"}
+	}
+	cities := make([]city, 30)
+	for i := range cities {
+		cities[i] = city{name: nm.word(2, 3), country: i % len(countries), founded: 900 + r.IntN(800), trade: trades[r.IntN(len(trades))]}
+	}
+	people := make([]person, 90)
+	for i := range people {
+		people[i] = person{name: nm.word(2, 2) + " " + nm.word(2, 3), city: r.IntN(len(cities)), born: 1800 + r.IntN(150), job: jobs[r.IntN(len(jobs))]}
+	}
+	companies := make([]company, 45)
+	for i := range companies {
+		f := 2 * i // every other person founded a company
+		companies[i] = company{name: nm.word(2, 3) + " " + firmSuffix[r.IntN(len(firmSuffix))], founder: f, hq: r.IntN(len(cities)),
+			founded: people[f].born + 22 + r.IntN(30), product: products[r.IntN(len(products))]}
+	}
+
+	var corpus, one, two bytes.Buffer
+	doc := func(id, title, text string) {
+		writeJSONL(&corpus, map[string]any{"id": id, "contents": fmt.Sprintf("%q\n%s", title, text)})
+	}
+	q := func(buf *bytes.Buffer, question string, answers ...string) {
+		writeJSONL(buf, map[string]any{"question": question, "answers": answers})
+	}
+	for i, c := range countries {
+		var names []string
+		for _, ci := range cities {
+			if ci.country == i {
+				names = append(names, ci.name)
+			}
+		}
+		doc(fmt.Sprintf("country-%d", i), c.name, fmt.Sprintf("%s is a country whose cities include %s. Its people are called %ss.", c.name, strings.Join(names, ", "), c.adj))
+	}
+	for i, c := range cities {
+		doc(fmt.Sprintf("city-%d", i), c.name, fmt.Sprintf("%s is a city in %s, founded in the year %d. It is known for its %s trade.", c.name, countries[c.country].name, c.founded, c.trade))
+	}
+	for i, p := range people {
+		text := fmt.Sprintf("%s (born %d in %s) is a %s %s.", p.name, p.born, cities[p.city].name, countries[cities[p.city].country].adj, p.job)
+		if i%2 == 0 {
+			text += fmt.Sprintf(" %s founded %s.", p.name, companies[i/2].name)
+		}
+		doc(fmt.Sprintf("person-%d", i), p.name, text)
+	}
+	for i, c := range companies {
+		doc(fmt.Sprintf("company-%d", i), c.name, fmt.Sprintf("%s is a maker of %s, founded in %d by %s. Its headquarters are in %s.", c.name, c.product, c.founded, people[c.founder].name, cities[c.hq].name))
+	}
+	// One hop: the answer is in the document of the entity named.
+	for _, p := range people {
+		q(&one, fmt.Sprintf("In which city was %s born?", p.name), cities[p.city].name)
+		q(&one, fmt.Sprintf("What is the profession of %s?", p.name), p.job)
+	}
+	for _, c := range companies {
+		q(&one, fmt.Sprintf("Who founded %s?", c.name), people[c.founder].name)
+		q(&one, fmt.Sprintf("What does %s make?", c.name), c.product)
+	}
+	// Two hops: the document of the entity named names a second entity,
+	// whose document holds the answer.
+	for _, c := range companies {
+		f := people[c.founder]
+		q(&two, fmt.Sprintf("In which city was the founder of %s born?", c.name), cities[f.city].name)
+		q(&two, fmt.Sprintf("In which country are the headquarters of %s?", c.name), countries[cities[c.hq].country].name)
+		q(&two, fmt.Sprintf("What is the profession of the founder of %s?", c.name), f.job)
+	}
+	return FictionalWorld{Corpus: corpus.Bytes(), OneHop: one.Bytes(), TwoHop: two.Bytes()}
+}
+
+func writeJSONL(b *bytes.Buffer, v map[string]any) {
+	line, _ := json.Marshal(v) // maps of strings and string slices always marshal
+	b.Write(line)
+	b.WriteByte('\n')
+}

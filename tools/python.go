@@ -1,0 +1,212 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gemgo/gemgo/sandbox"
+)
+
+// PythonConfig configures the Python tool.
+type PythonConfig struct {
+	// Python is the interpreter, a command on PATH or a path (python3).
+	Python string
+	// Timeout is the wall-clock limit of one run (5 s); the instructions
+	// and the timeout message quote this same value.
+	Timeout time.Duration
+	// MaxOutput is the most bytes of output shown (2000).
+	MaxOutput int
+	// StderrLastLine keeps only the last line of stderr.
+	StderrLastLine bool
+}
+
+// Python runs the first code block of an action in the sandbox: a
+// <python>…</python> block or a fenced block opened with ```python (GEM's
+// two formats; ```py does not match).
+//
+// Observation (GEM's): "Code execution result: " + stdout, then "\n" +
+// stderr when there is any, then "\n" (trailing newlines of stdout and
+// stderr trimmed, so that a print does not leave an empty line). Output longer than MaxOutput is cut
+// at MaxOutput bytes and ends with a marker. A program that exits with an
+// error, times out or hits a limit is a failed call: the same observation,
+// with the traceback or the limit named, and an error.
+type Python struct {
+	cfg PythonConfig
+	exe string
+}
+
+var (
+	_ Tool        = (*Python)(nil)
+	_ CallSampler = (*Python)(nil)
+)
+
+// NewPython checks the interpreter and returns the tool.
+func NewPython(cfg PythonConfig) (*Python, error) {
+	if cfg.Python == "" {
+		cfg.Python = "python3"
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 5 * time.Second
+	}
+	if cfg.MaxOutput <= 0 {
+		cfg.MaxOutput = 2000
+	}
+	exe, err := sandbox.FindPython(cfg.Python)
+	if err != nil {
+		return nil, fmt.Errorf("python tool: %w", err)
+	}
+	return &Python{cfg: cfg, exe: exe}, nil
+}
+
+// Instructions tells the model how to run code.
+func (p *Python) Instructions() string {
+	return fmt.Sprintf("You can run Python code: write it inside <python>...</python> (or a ```python fenced block). "+
+		"The code runs in a fresh sandbox for at most %v; what it prints comes back as the next observation. "+
+		"Use print() to see results. One code block per message.", p.cfg.Timeout)
+}
+
+const fence = "```"
+
+// Parse finds the first complete code block.
+func (p *Python) Parse(action string) (Call, bool) {
+	code, end, ok := firstBlock(action, "<python>", "</python>")
+	if fcode, fend, fok := firstFenced(action); fok && (!ok || fend < end) {
+		code, end, ok = fcode, fend, true
+	}
+	if !ok {
+		return Call{}, false
+	}
+	return Call{Tool: KindPython, Input: code, Cut: action[:end]}, true
+}
+
+// firstFenced finds the first ```python … ``` block: "python" right after
+// the opening fence, then the rest of that line.
+func firstFenced(s string) (code string, end int, ok bool) {
+	from := 0
+	for {
+		i := strings.Index(s[from:], fence+"python")
+		if i < 0 {
+			return "", 0, false
+		}
+		i += from
+		head := i + len(fence) + len("python")
+		nl := strings.IndexByte(s[head:], '\n')
+		if nl < 0 {
+			return "", 0, false
+		}
+		// "```python3" or "```pythonic" is another language tag.
+		if rest := strings.TrimSpace(s[head : head+nl]); rest != "" {
+			from = head
+			continue
+		}
+		start := head + nl + 1
+		j := strings.Index(s[start:], fence)
+		if j < 0 {
+			return "", 0, false
+		}
+		return s[start : start+j], start + j + len(fence), true
+	}
+}
+
+// Run executes the code under the configured limits.
+func (p *Python) Run(ctx context.Context, c Call) (string, error) {
+	lim := sandbox.Limits{
+		Wall:        p.cfg.Timeout,
+		CPU:         p.cfg.Timeout,
+		MemoryBytes: 512 << 20,
+		// Keep more than is shown, so that the marker can say output was cut.
+		OutputBytes: int64(max(4*p.cfg.MaxOutput, 64<<10)),
+	}
+	res, err := sandbox.Run(ctx, sandbox.Spec{
+		Cmd:    []string{p.exe, "-I", "main.py"},
+		Files:  map[string][]byte{"main.py": []byte(c.Input)},
+		Limits: lim,
+	})
+	if err != nil {
+		return "Code execution result: \n" + err.Error() + "\n", fmt.Errorf("python: %w", err)
+	}
+	stdout := string(res.Stdout)
+	stderr := strings.ReplaceAll(string(res.Stderr), res.Dir+"/", "")
+	var runErr error
+	switch res.Status {
+	case sandbox.StatusOK:
+	case sandbox.StatusTimeout, sandbox.StatusCPULimit:
+		stderr = appendLine(stderr, fmt.Sprintf("TimeoutError: the code ran longer than the %v limit and was stopped", p.cfg.Timeout))
+		runErr = fmt.Errorf("python: timed out after %v", p.cfg.Timeout)
+	case sandbox.StatusMemoryLimit:
+		stderr = appendLine(stderr, "MemoryError: the code used more than 512 MiB and was stopped")
+		runErr = errors.New("python: memory limit")
+	case sandbox.StatusOutputLimit:
+		runErr = nil // the output is cut below; the run itself was fine so far
+	default:
+		runErr = fmt.Errorf("python: exit code %d%s", res.ExitCode, signalText(res.Signal))
+	}
+	if p.cfg.StderrLastLine {
+		stderr = lastLine(stderr)
+	}
+	text := strings.TrimRight(stdout, "\n")
+	if strings.TrimSpace(stderr) != "" {
+		text += "\n" + strings.TrimRight(stderr, "\n")
+	}
+	text = truncate(text, p.cfg.MaxOutput, res.Truncated)
+	return "Code execution result: " + text + "\n", runErr
+}
+
+func signalText(sig string) string {
+	if sig == "" {
+		return ""
+	}
+	return " (" + sig + ")"
+}
+
+func appendLine(s, line string) string {
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		s += "\n"
+	}
+	return s + line + "\n"
+}
+
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\n")
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// truncate cuts s to at most n bytes (on a rune boundary) and appends a
+// marker when it was cut here or earlier (cut).
+func truncate(s string, n int, cut bool) string {
+	if len(s) <= n && !cut {
+		return s
+	}
+	total := len(s)
+	if len(s) > n {
+		s = s[:n]
+		// Drop a rune cut in two at the end.
+		for len(s) > 0 {
+			if r, size := utf8.DecodeLastRuneInString(s); r != utf8.RuneError || size > 1 {
+				break
+			}
+			s = s[:len(s)-1]
+		}
+	}
+	if cut {
+		return s + fmt.Sprintf("\n[output truncated to %d bytes]", len(s))
+	}
+	return s + fmt.Sprintf("\n[output truncated: %d of %d bytes shown]", len(s), total)
+}
+
+// SampleCall draws a small, always valid program that prints a product.
+func (p *Python) SampleCall(r *rand.Rand) string {
+	a, b := 2+r.IntN(98), 2+r.IntN(98)
+	if r.IntN(2) == 0 {
+		return fmt.Sprintf("<python>print(%d * %d)</python>", a, b)
+	}
+	return fmt.Sprintf("%spython\nprint(%d + %d)\n%s", fence, a, b, fence)
+}

@@ -1,0 +1,141 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/gemgo/gemgo/envs/qa"
+)
+
+// Doc is one retrieved document: Contents in the Search-R1 form, a quoted
+// title line and then the text.
+type Doc struct {
+	ID       string
+	Contents string
+	Score    float64
+}
+
+// Retriever finds the k documents that best match a query, best first.
+type Retriever interface {
+	Retrieve(ctx context.Context, query string, k int) ([]Doc, error)
+}
+
+// CorpusFictional names the corpus shipped with the qa:Fictional tasks.
+const CorpusFictional = "fictional"
+
+// Search answers the first <search>…</search> of an action with the top
+// documents of a Retriever (after Search-R1). Observation: one line per
+// document, "Doc i(Title: t) text", inside <information>…</information>
+// when InformationTags is set; a failure is "[SearchTool Error: …]".
+type Search struct {
+	ret      Retriever
+	topK     int
+	tags     bool
+	examples []string // titles drawn by SampleCall
+}
+
+var (
+	_ Tool        = (*Search)(nil)
+	_ CallSampler = (*Search)(nil)
+)
+
+// NewSearch returns a search tool over ret. examples are queries that
+// SampleCall draws from (the corpus titles, say); none means a fixed few.
+func NewSearch(ret Retriever, topK int, informationTags bool, examples []string) (*Search, error) {
+	if ret == nil {
+		return nil, errors.New("search tool: nil retriever")
+	}
+	if topK < 1 {
+		topK = 3
+	}
+	if len(examples) == 0 {
+		examples = []string{"capital city", "founder", "year founded", "river"}
+	}
+	return &Search{ret: ret, topK: topK, tags: informationTags, examples: examples}, nil
+}
+
+// NewSearchFromSpec builds the search tool of a resolved Spec: a retriever
+// client when URL is set, else a BM25 index of Corpus.
+func NewSearchFromSpec(s Spec) (*Search, error) {
+	if s.URL != "" {
+		c, err := NewRetrieverClient(s.URL, s.Format)
+		if err != nil {
+			return nil, err
+		}
+		return NewSearch(c, s.TopK, s.InformationTags, nil)
+	}
+	var idx *Index
+	var err error
+	if s.Corpus == CorpusFictional {
+		idx, err = SharedIndex("builtin:"+CorpusFictional, "", func() ([]byte, error) { return qa.FictionalCorpus(), nil })
+	} else {
+		idx, err = OpenCorpus(s.Corpus, s.IndexDir)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("search tool: %w", err)
+	}
+	return NewSearch(idx, s.TopK, s.InformationTags, idx.Titles(64))
+}
+
+// Instructions tells the model how to search.
+func (s *Search) Instructions() string {
+	where := "The results come back as the next observation."
+	if s.tags {
+		where = "The results come back between <information> and </information>."
+	}
+	return fmt.Sprintf("You can search a knowledge base: write a query inside <search>...</search>, for example <search>%s</search>. "+
+		"The search returns the top %d documents. %s One search per message.", s.examples[0], s.topK, where)
+}
+
+// Parse finds the first complete <search>…</search>.
+func (s *Search) Parse(action string) (Call, bool) {
+	q, end, ok := firstBlock(action, "<search>", "</search>")
+	if !ok {
+		return Call{}, false
+	}
+	return Call{Tool: KindSearch, Input: strings.TrimSpace(q), Cut: action[:end]}, true
+}
+
+// Run retrieves the documents of the query.
+func (s *Search) Run(ctx context.Context, c Call) (string, error) {
+	if c.Input == "" {
+		err := errors.New("empty query: write the words to search for inside <search>...</search>")
+		return searchError(err), err
+	}
+	docs, err := s.ret.Retrieve(ctx, c.Input, s.topK)
+	if err != nil {
+		return searchError(err), err
+	}
+	if len(docs) == 0 {
+		err := fmt.Errorf("no document matches %q", c.Input)
+		return searchError(err), err
+	}
+	return FormatDocs(docs, s.tags), nil
+}
+
+func searchError(err error) string { return "[SearchTool Error: " + err.Error() + "]" }
+
+// FormatDocs renders documents as Search-R1 does: "Doc i(Title: t) text\n"
+// for i from 1, t the first line of the contents without its quotes.
+func FormatDocs(docs []Doc, informationTags bool) string {
+	var b strings.Builder
+	if informationTags {
+		b.WriteString("<information>")
+	}
+	for i, d := range docs {
+		title, text, _ := strings.Cut(d.Contents, "\n")
+		fmt.Fprintf(&b, "Doc %d(Title: %s) %s\n", i+1, strings.Trim(title, `"`), text)
+	}
+	if informationTags {
+		b.WriteString("</information>")
+	}
+	return b.String()
+}
+
+// SampleCall draws a search for a random example query.
+func (s *Search) SampleCall(r *rand.Rand) string {
+	return "<search>" + s.examples[r.IntN(len(s.examples))] + "</search>"
+}

@@ -1,0 +1,68 @@
+package tools
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+)
+
+// Call is one tool call parsed from an action.
+type Call struct {
+	// Tool is the kind of tool that parsed it ("python", "search", "mcp"):
+	// the step info's tool_type.
+	Tool string
+	// Name is the called function of a tool that serves several (an MCP
+	// server's tool name); "" otherwise.
+	Name string
+	// Input is the call's content: the code, the query, the JSON arguments.
+	Input string
+	// Cut is the action cut just after the call: what GEM keeps as the
+	// parsed action (text written after the call is dropped).
+	Cut string
+}
+
+// Tool is one tool an agent can call. Its methods are safe to call from one
+// goroutine at a time (each env holds its own tools).
+//
+// Parse reports whether action holds a call of this tool, and the first
+// such call: the one whose closing tag ends earliest. A call that parses is
+// handled by the tool even when it then fails. Run executes the call: it
+// returns the observation for the model, and, when the call failed (bad
+// code, no results, an unreachable server, ctx done), also an error saying
+// why, with obs then the tool's error text for the model. Run never panics
+// on any Call that Parse returned, and returns within ctx's deadline plus
+// the tool's own clean-up time.
+type Tool interface {
+	Instructions() string
+	Parse(action string) (Call, bool)
+	Run(ctx context.Context, c Call) (obs string, err error)
+}
+
+// CallSampler is implemented by tools that can draw a well-formed call of
+// themselves with arbitrary content (for the env's SampleAction: warm-up
+// then teaches the call format without solving the task).
+type CallSampler interface {
+	SampleCall(r *rand.Rand) string
+}
+
+// Episodic is implemented by tools that hold state for one episode (an MCP
+// session): the wrapper calls EndEpisode at every Reset and at Close.
+type Episodic interface {
+	EndEpisode() error
+}
+
+// firstBlock finds the first complete block open…close in s (the one that
+// ends earliest; blocks do not nest, so it is also the leftmost) and
+// returns its content and the end of its closing tag.
+func firstBlock(s, open, close string) (content string, end int, ok bool) {
+	i := strings.Index(s, open)
+	if i < 0 {
+		return "", 0, false
+	}
+	j := strings.Index(s[i+len(open):], close)
+	if j < 0 {
+		return "", 0, false
+	}
+	start := i + len(open)
+	return s[start : start+j], start + j + len(close), true
+}

@@ -1,0 +1,315 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/gemgo/gemgo/envs"
+)
+
+// Info keys of a tool-wrapped env's steps.
+const (
+	// InfoUseTool (bool) is true on a step that a tool handled (the inner
+	// env did not see the action), false on every other step.
+	InfoUseTool = "use_tool"
+	// InfoToolType (string) is the kind of tool that handled the step.
+	InfoToolType = "tool_type"
+	// InfoParsedAction (string) is the action cut just after the call.
+	InfoParsedAction = "parsed_action"
+	// InfoToolError (string) says why a handled call failed.
+	InfoToolError = "tool_error"
+	// InfoToolUses (int) counts the calls handled by tools so far in the
+	// episode; InfoToolErrors those of them that failed.
+	InfoToolUses   = "tool_uses"
+	InfoToolErrors = "tool_errors"
+	// InfoEnvTurn (int) is the number of steps the inner env has taken
+	// (tool steps are not turns of the inner env); envs.InfoTurn counts
+	// every step of the wrapped env.
+	InfoEnvTurn = "env_turn"
+)
+
+// bound is one tool with its settings in a wrapper.
+type bound struct {
+	tool    Tool
+	kind    string
+	maxUses int
+	reward  float64 // paid per successful call (tool + success reward)
+	timeout time.Duration
+}
+
+// Env wraps an env with tools, after GEM's ToolEnvWrapper: Reset appends
+// the tools' instructions to the observation; Step gives the action to
+// the first tool that parses a call from it (while that tool has uses
+// left), else to the inner env unchanged. A tool step neither ends the
+// episode nor counts as a turn of the inner env, so an episode lasts at
+// most the inner env's max_turns plus the tools' max_uses steps (Reset's
+// Info[envs.InfoMaxTurns] says so).
+//
+// Unlike GEM, a call that parses but fails is still the tool's: the model
+// sees the tool's error and the inner env never grades the call as an
+// answer. Tool rewards are paid only for calls that succeed, and their
+// episode sum is capped at MaxToolRewardFraction of envs.RewardSuccess.
+type Env struct {
+	inner envs.Env
+	tools []bound
+
+	uses     []int
+	total    int // calls handled this episode
+	failed   int
+	paid     float64
+	steps    int
+	envTurns int
+	active   bool
+}
+
+var (
+	_ envs.Wrapper             = (*Env)(nil)
+	_ envs.ActionSampler       = (*Env)(nil)
+	_ envs.FormatErrorRewarder = (*Env)(nil)
+	_ envs.Describer           = (*Env)(nil)
+	_ io.Closer                = (*Env)(nil)
+)
+
+// Wrap builds the tools of specs (fresh ones: an env's tools are its own)
+// and wraps env with them. With no specs it returns env unchanged.
+func Wrap(env envs.Env, specs []Spec) (envs.Env, error) {
+	if len(specs) == 0 {
+		return env, nil
+	}
+	if err := ValidateSpecs(specs); err != nil {
+		return nil, err
+	}
+	ts := make([]Tool, 0, len(specs))
+	closeAll := func() {
+		for _, t := range ts {
+			if c, ok := t.(io.Closer); ok {
+				_ = c.Close()
+			}
+		}
+	}
+	for i, s := range specs {
+		t, err := New(s)
+		if err != nil {
+			closeAll()
+			return nil, fmt.Errorf("env.tools[%d] (%s): %w", i, s.Name, err)
+		}
+		ts = append(ts, t)
+	}
+	w, err := NewEnv(env, specs, ts)
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	return w, nil
+}
+
+// NewEnv wraps env with tools already built, ts[i] configured by specs[i]
+// (its max_uses, rewards and timeout).
+func NewEnv(env envs.Env, specs []Spec, ts []Tool) (*Env, error) {
+	if env == nil {
+		return nil, errors.New("tools: nil env")
+	}
+	if len(specs) != len(ts) || len(ts) == 0 {
+		return nil, fmt.Errorf("tools: %d specs for %d tools: want one spec per tool, at least one", len(specs), len(ts))
+	}
+	if err := ValidateSpecs(specs); err != nil {
+		return nil, err
+	}
+	w := &Env{inner: env, uses: make([]int, len(ts))}
+	for i, s := range specs {
+		r := s.Resolved()
+		timeout := r.Timeout
+		if r.Name == KindMCP { // the MCP tool times each attempt itself
+			timeout = MCPConfig{Timeout: r.Timeout, Retries: r.Retries}.budget()
+		}
+		w.tools = append(w.tools, bound{tool: ts[i], kind: r.Name, maxUses: r.MaxUses,
+			reward: r.ToolReward + r.SuccessReward, timeout: timeout})
+	}
+	return w, nil
+}
+
+// maxUses is the most tool steps of one episode.
+func (w *Env) maxUses() int {
+	n := 0
+	for _, b := range w.tools {
+		n += b.maxUses
+	}
+	return n
+}
+
+// Reset ends the tools' episodes, resets the inner env and appends the
+// tools' instructions to its observation.
+func (w *Env) Reset(seed uint64) (string, envs.Info, error) {
+	w.active = false
+	if err := w.endEpisode(); err != nil {
+		return "", nil, err
+	}
+	obs, info, err := w.inner.Reset(seed)
+	if err != nil {
+		return obs, info, err
+	}
+	clear(w.uses)
+	w.total, w.failed, w.paid, w.steps, w.envTurns = 0, 0, 0, 0, 0
+	w.active = true
+	var b strings.Builder
+	b.WriteString(obs)
+	b.WriteString("\n\n")
+	if len(w.tools) > 1 {
+		b.WriteString("Available tools:\n\n")
+	}
+	for i, t := range w.tools {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(t.tool.Instructions())
+	}
+	out := maps.Clone(info)
+	if out == nil {
+		out = envs.Info{}
+	}
+	inner, _ := info[envs.InfoMaxTurns].(int)
+	out[envs.InfoMaxTurns] = max(inner, 1) + w.maxUses()
+	return b.String(), out, nil
+}
+
+func (w *Env) endEpisode() error {
+	var errs []error
+	for _, t := range w.tools {
+		if e, ok := t.tool.(Episodic); ok {
+			errs = append(errs, e.EndEpisode())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Step lets the first tool with uses left that parses a call handle the
+// action, or forwards it to the inner env.
+func (w *Env) Step(action string) (envs.Step, error) {
+	if !w.active {
+		return envs.Step{}, fmt.Errorf("tools: %w", envs.ErrNotReset)
+	}
+	for i := range w.tools {
+		b := &w.tools[i]
+		if w.uses[i] >= b.maxUses {
+			continue
+		}
+		call, ok := b.tool.Parse(action)
+		if !ok {
+			continue
+		}
+		return w.toolStep(i, call), nil
+	}
+	st, err := w.inner.Step(action)
+	if err != nil {
+		return st, err
+	}
+	w.steps++
+	w.envTurns++
+	info := maps.Clone(st.Info)
+	if info == nil {
+		info = envs.Info{}
+	}
+	info[InfoUseTool] = false
+	w.counters(info)
+	st.Info = info
+	if st.Done() {
+		w.active = false
+	}
+	return st, nil
+}
+
+func (w *Env) counters(info envs.Info) {
+	info[envs.InfoTurn] = w.steps
+	info[InfoEnvTurn] = w.envTurns
+	info[InfoToolUses] = w.total
+	info[InfoToolErrors] = w.failed
+}
+
+// toolStep runs call on tool i.
+func (w *Env) toolStep(i int, call Call) envs.Step {
+	b := &w.tools[i]
+	ctx, cancel := context.WithTimeout(context.Background(), b.timeout)
+	obs, err := b.tool.Run(ctx, call)
+	cancel()
+	w.uses[i]++
+	w.total++
+	w.steps++
+	info := envs.Info{InfoUseTool: true, InfoToolType: b.kind, InfoParsedAction: call.Cut}
+	reward := 0.0
+	if err != nil {
+		w.failed++
+		info[InfoToolError] = err.Error()
+	} else if b.reward > 0 {
+		reward = min(b.reward, MaxToolRewardFraction*envs.RewardSuccess-w.paid)
+		reward = max(reward, 0)
+		w.paid += reward
+	}
+	if w.uses[i] == b.maxUses {
+		obs += fmt.Sprintf("\n[That was the last %s call allowed in this episode (%d of %d): answer directly now.]\n", b.kind, w.uses[i], b.maxUses)
+	}
+	w.counters(info)
+	return envs.Step{Obs: obs, Reward: reward, Info: info}
+}
+
+// SampleAction draws, about one time in three while a tool has uses left,
+// a well-formed call of a random such tool (with arbitrary content), and
+// otherwise the inner env's sample ("" when it has none).
+func (w *Env) SampleAction(r *rand.Rand) string {
+	var open []int
+	for i, b := range w.tools {
+		if _, ok := b.tool.(CallSampler); ok && w.uses[i] < b.maxUses {
+			open = append(open, i)
+		}
+	}
+	if len(open) > 0 && r.IntN(3) == 0 {
+		return w.tools[open[r.IntN(len(open))]].tool.(CallSampler).SampleCall(r)
+	}
+	if s, ok := w.inner.(envs.ActionSampler); ok {
+		return s.SampleAction(r)
+	}
+	return ""
+}
+
+// Unwrap returns the inner env.
+func (w *Env) Unwrap() envs.Env { return w.inner }
+
+// Close ends the tools' episodes, closes the tools and then the inner env.
+func (w *Env) Close() error {
+	errs := []error{w.endEpisode()}
+	for _, b := range w.tools {
+		if c, ok := b.tool.(io.Closer); ok {
+			errs = append(errs, c.Close())
+		}
+	}
+	if c, ok := w.inner.(io.Closer); ok {
+		errs = append(errs, c.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// FormatErrorReward forwards to the inner env.
+func (w *Env) FormatErrorReward() float64 {
+	if f, ok := w.inner.(envs.FormatErrorRewarder); ok {
+		return f.FormatErrorReward()
+	}
+	return envs.RewardFormatError
+}
+
+// Description is the inner env's, with the tools named.
+func (w *Env) Description() string {
+	d := ""
+	if x, ok := w.inner.(envs.Describer); ok {
+		d = x.Description()
+	}
+	kinds := make([]string, len(w.tools))
+	for i, b := range w.tools {
+		kinds[i] = b.kind
+	}
+	return strings.TrimSpace(d + " (tools: " + strings.Join(kinds, ", ") + ")")
+}
