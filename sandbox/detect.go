@@ -263,7 +263,7 @@ func (i Isolation) argv(lim Limits, dir string, network bool, prog string, args 
 	if i.bwrap != "" {
 		return i.bwrapArgs(dir, network, prog, cmd)
 	}
-	if i.OwnProc && i.nsFlags(network)&syscall.CLONE_NEWPID != 0 {
+	if i.OwnProc && i.nsFlags(network)&cloneNewPID != 0 {
 		// In the run's own mount namespace (attr: private propagation, so
 		// nothing reaches the host), /proc of its PID namespace.
 		cmd = append([]string{i.sh, "-c", `mount -t proc -o nosuid,nodev,noexec proc /proc && exec "$@"`, "sh"}, cmd...)
@@ -353,7 +353,7 @@ func cpuSeconds(d time.Duration) int64 {
 func (i Isolation) nsFlags(network bool) uintptr {
 	f := i.cloneflags
 	if network {
-		f &^= syscall.CLONE_NEWNET
+		f &^= cloneNewNet
 	}
 	return f
 }

@@ -39,3 +39,9 @@ func applyNamespaces(a *syscall.SysProcAttr, flags uintptr, userns, mountns bool
 
 // setPdeathsig kills the program if the thread that started it dies.
 func setPdeathsig(a *syscall.SysProcAttr) { a.Pdeathsig = syscall.SIGKILL }
+
+// The clone flags detect.go tests and clears.
+const (
+	cloneNewPID = syscall.CLONE_NEWPID
+	cloneNewNet = syscall.CLONE_NEWNET
+)

@@ -26,3 +26,9 @@ func othersMayRun(string) bool               { return true }
 func errUnreachable(string, Isolation) error { return errNoUser }
 
 var errNoUser = errors.New("no sandbox user")
+
+// No clone flags off Linux.
+const (
+	cloneNewPID = 0
+	cloneNewNet = 0
+)

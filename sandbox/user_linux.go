@@ -3,7 +3,6 @@
 package sandbox
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -152,5 +151,3 @@ func errUnreachable(prog string, iso Isolation) error {
 		"use a program every user may run (for Python, /usr/bin/python3; apt-get install python3), or bwrap isolation (apt-get install bubblewrap), which mounts it in read-only",
 		prog, strings.Join(blockedDirs(filepath.Dir(prog)), ", "), iso.Network)
 }
-
-var errNoUser = errors.New("no sandbox user")
