@@ -120,17 +120,20 @@ func (i Isolation) String() string {
 		}
 		b.WriteString(" (prlimit)")
 	case LimitsUlimit:
-		b.WriteString("; limits: wall, output, cpu, memory (ulimit)")
+		b.WriteString("; limits: wall, output, cpu, memory (ulimit; file size NOT limited)")
 	default:
-		b.WriteString("; limits: wall, output only (no prlimit or sh)")
+		b.WriteString("; limits: wall, output only (no prlimit or sh: cpu, memory, file size NOT limited)")
+	}
+	if !i.Unprivileged || i.Limits != LimitsPrlimit {
+		b.WriteString(", the number of processes NOT limited")
 	}
 	switch {
 	case i.ReadOnlyFS:
 		b.WriteString("; files: read-only but a fresh temp dir as cwd (bwrap)")
 	case i.Unprivileged:
-		b.WriteString("; files: a fresh temp dir as cwd; the rest as any other user sees it (it may read world-readable files and write world-writable dirs such as /tmp)")
+		b.WriteString("; files: fresh temp dir as cwd, file system NOT isolated: it sees it as any other user does (it may read world-readable files and write world-writable dirs such as /tmp)")
 	default:
-		fmt.Fprintf(&b, "; files: fresh temp dir as cwd, file system NOT isolated (it may read and write whatever uid %d may)", i.UID)
+		fmt.Fprintf(&b, "; files: fresh temp dir as cwd, file system NOT isolated: it may read and write whatever uid %d may", i.UID)
 	}
 	return b.String()
 }
