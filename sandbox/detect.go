@@ -179,7 +179,7 @@ func available() []Isolation {
 		if u, err := acquireUser(); err == nil {
 			try := limits
 			try.Unprivileged, try.setpriv = true, sp
-			if runProbe(nil, try.dropArgs(u.uid, Limits{}, []string{probe})...) == nil {
+			if runProbe(nil, try.dropArgs(u.uid, []string{probe})...) == nil {
 				limits = try
 			}
 			u.release(limits.sh)
@@ -261,7 +261,7 @@ type nsCandidate struct {
 func (i Isolation) argv(lim Limits, dir string, network bool, prog string, args []string, uid int) []string {
 	cmd := i.wrap(lim, prog, args)
 	if i.Unprivileged {
-		cmd = i.dropArgs(uid, lim, cmd)
+		cmd = i.dropArgs(uid, cmd)
 	}
 	if i.bwrap != "" {
 		return i.bwrapArgs(dir, network, prog, cmd)
@@ -277,7 +277,7 @@ func (i Isolation) argv(lim Limits, dir string, network bool, prog string, args 
 // dropArgs runs cmd as uid (and gid uid, no supplementary groups) with no
 // capabilities, an empty bounding set and no_new_privs, so that neither a
 // setuid program nor file capabilities can give privileges back.
-func (i Isolation) dropArgs(uid int, _ Limits, cmd []string) []string {
+func (i Isolation) dropArgs(uid int, cmd []string) []string {
 	id := strconv.Itoa(uid)
 	return append([]string{i.setpriv, "--reuid=" + id, "--regid=" + id, "--clear-groups",
 		"--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"}, cmd...)
