@@ -68,17 +68,19 @@ func (u *runUser) release(sh string) {
 // runs kill -9 -1, which reaches every process the caller may signal (the
 // processes of its own uid, in any namespace below the caller's) but
 // itself.
+// It starts the shell only while /proc shows a process of uid (by its real
+// uid, which the process cannot hide), which after most runs it does not.
 func killUser(sh string, uid int) {
 	for range 3 {
+		if !userHasProcesses(uid) {
+			return
+		}
 		cmd := exec.Command(sh, "-c", "kill -9 -1 2>/dev/null; true")
 		cmd.Env = []string{"PATH=/usr/bin:/bin"}
 		cmd.Dir = "/"
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid), Groups: []uint32{}}}
 		_ = cmd.Run()
-		if !userHasProcesses(uid) {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 
@@ -97,12 +99,10 @@ func userHasProcesses(uid int) bool {
 		if err != nil {
 			continue
 		}
-		for _, line := range strings.Split(string(data), "\n") {
-			if f := strings.Fields(line); len(f) > 1 && f[0] == "Uid:" {
-				if f[1] == want {
-					return true
-				}
-				break
+		// "Uid:\treal\teffective\tsaved\tfs"
+		if _, rest, ok := strings.Cut(string(data), "\nUid:\t"); ok {
+			if real, _, _ := strings.Cut(rest, "\t"); real == want {
+				return true
 			}
 		}
 	}
