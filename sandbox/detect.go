@@ -101,8 +101,9 @@ func (i Isolation) String() string {
 		} else {
 			b.WriteString(" with every capability")
 		}
+		b.WriteString(": it may read whatever uid 0 may")
 	default:
-		fmt.Fprintf(&b, "; user: the caller's (uid %d)", i.UID)
+		fmt.Fprintf(&b, "; user: the caller's (uid %d): it may read whatever uid %d may", i.UID, i.UID)
 	}
 	switch {
 	case i.OwnProc:

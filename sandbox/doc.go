@@ -69,8 +69,9 @@
 //     run, every process of that uid is killed too, at the wall limit and
 //     at the end, so that a child that left the group and the namespaces
 //     (a double fork with setsid, without a PID namespace) does not
-//     outlive the run either. At the wall limit the program is killed by
-//     its uid first, so that bwrap reaps it and its CPU time is reported.
+//     outlive the run either. At the wall limit the program is killed
+//     first (by its uid, or by the pid bwrap reports on --info-fd), so
+//     that bwrap reaps it and its CPU time is reported.
 //     Without a uid of its own and without a PID namespace (a caller that
 //     is not root, with no namespace), the program can signal every
 //     process of the caller's uid, the caller included, and a child that

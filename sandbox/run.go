@@ -3,11 +3,13 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -113,12 +115,47 @@ func run(ctx context.Context, spec Spec, iso Isolation) (Result, error) {
 			return nil
 		}
 	}
+	var info *os.File
+	if uid < 0 && iso.bwrap != "" {
+		// Without a uid of its own, the program is found by the pid bwrap
+		// reports on its info fd, and killed first for the same reason.
+		r, w, err := os.Pipe()
+		if err != nil {
+			return Result{}, fmt.Errorf("sandbox: %w", err)
+		}
+		defer r.Close()
+		info = w
+		cmd.ExtraFiles = []*os.File{w} // fd 3
+		cmd.Args = append([]string{cmd.Args[0], "--info-fd", "3"}, cmd.Args[1:]...)
+		var child atomic.Int64
+		go func() {
+			var msg struct {
+				ChildPid int `json:"child-pid"`
+			}
+			if json.NewDecoder(r).Decode(&msg) == nil {
+				child.Store(int64(msg.ChildPid))
+			}
+		}()
+		cmd.Cancel = func() error {
+			if p := int(child.Load()); p > 0 {
+				_ = syscall.Kill(p, syscall.SIGKILL)
+				pid := cmd.Process.Pid
+				time.AfterFunc(200*time.Millisecond, func() { _ = killGroup(pid) })
+				return nil
+			}
+			return killGroup(cmd.Process.Pid)
+		}
+	}
 	// A child that escaped the group and holds a pipe open cannot keep
 	// Wait blocked for more than this.
 	cmd.WaitDelay = 500 * time.Millisecond
 
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	if info != nil {
+		info.Close() // bwrap holds its copy
+	}
+	if err != nil {
 		return Result{}, fmt.Errorf("sandbox: start %s: %w", spec.Cmd[0], err)
 	}
 	waitErr := cmd.Wait()
