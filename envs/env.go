@@ -50,6 +50,13 @@ func (s Step) Done() bool { return s.Terminated || s.Truncated }
 // the Step (reward and termination by the env's rules). Step returns an error
 // only for misuse or for a failure outside the episode (a crashed tool
 // process, say).
+//
+// An Env is not safe for concurrent use: it holds one episode, and Reset
+// and Step must not be called from two goroutines at once (a board or a
+// turn counter would be torn, and some envs panic). To play in parallel,
+// make one Env per goroutine from the same factory (Registry.Make): envs of
+// one factory share no mutable state, which envtest.CheckEnv checks, and
+// VectorEnv relies on.
 type Env interface {
 	Reset(seed uint64) (obs string, info Info, err error)
 	Step(action string) (Step, error)

@@ -1,6 +1,7 @@
 package envs
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -76,29 +77,39 @@ func (o *Options) Int(name string, def, lo, hi int) int {
 	if !ok {
 		return def
 	}
+	// Every kind is range-checked before the conversion to int, so that a
+	// value past int's range is an error, never a wrapped-around number.
 	var n int
+	outside := false
 	switch x := v.(type) {
 	case int:
 		n = x
 	case int64:
-		n = int(x)
+		n, outside = int(x), x < int64(math.MinInt) || x > int64(math.MaxInt)
 	case uint64:
-		n = int(x)
+		n, outside = int(x), x > uint64(math.MaxInt)
 	case float64:
 		if x != math.Trunc(x) {
 			o.fail("%s = %v: want a whole number in [%d, %d]", name, v, lo, hi)
 			return def
 		}
-		n = int(x)
+		// float64(MaxInt) rounds up to 2^63, itself past the range.
+		n, outside = int(x), !(x >= math.MinInt && x < math.MaxInt)
 	case string:
 		p, err := strconv.Atoi(strings.TrimSpace(x))
-		if err != nil {
-			o.fail("%s = %q: want a whole number in [%d, %d]", name, x, lo, hi)
+		if errors.Is(err, strconv.ErrRange) {
+			outside = true
+		} else if err != nil {
+			o.fail("%s = %s: want a whole number in [%d, %d]", name, Excerpt(x), lo, hi)
 			return def
 		}
 		n = p
 	default:
-		o.fail("%s = %v (%T): want a whole number in [%d, %d]", name, v, v, lo, hi)
+		o.fail("%s = %s (%T): want a whole number in [%d, %d]", name, short(v), v, lo, hi)
+		return def
+	}
+	if outside {
+		o.fail("%s = %s is out of range: allowed [%d, %d]", name, short(v), lo, hi)
 		return def
 	}
 	if n < lo || n > hi {
@@ -124,15 +135,17 @@ func (o *Options) Float(name string, def, lo, hi float64) float64 {
 		f = float64(x)
 	case int64:
 		f = float64(x)
+	case uint64:
+		f = float64(x)
 	case string:
 		p, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
 		if err != nil {
-			o.fail("%s = %q: want a number in [%g, %g]", name, x, lo, hi)
+			o.fail("%s = %s: want a number in [%g, %g]", name, Excerpt(x), lo, hi)
 			return def
 		}
 		f = p
 	default:
-		o.fail("%s = %v (%T): want a number in [%g, %g]", name, v, v, lo, hi)
+		o.fail("%s = %s (%T): want a number in [%g, %g]", name, short(v), v, lo, hi)
 		return def
 	}
 	if math.IsNaN(f) || f < lo || f > hi {
@@ -157,7 +170,7 @@ func (o *Options) Bool(name string, def bool) bool {
 			return b
 		}
 	}
-	o.fail("%s = %v: want true or false", name, v)
+	o.fail("%s = %s: want true or false", name, short(v))
 	return def
 }
 
@@ -170,7 +183,7 @@ func (o *Options) String(name, def string, allowed ...string) string {
 	}
 	s, isStr := v.(string)
 	if !isStr {
-		o.fail("%s = %v (%T): want a string", name, v, v)
+		o.fail("%s = %s (%T): want a string", name, short(v), v)
 		return def
 	}
 	if len(allowed) > 0 {
@@ -179,7 +192,7 @@ func (o *Options) String(name, def string, allowed ...string) string {
 				return s
 			}
 		}
-		o.fail("%s = %q: allowed values are %s", name, s, strings.Join(allowed, ", "))
+		o.fail("%s = %s: allowed values are %s", name, Excerpt(s), strings.Join(allowed, ", "))
 		return def
 	}
 	return s
@@ -213,6 +226,15 @@ func (o *Options) Err() error {
 		return nil
 	}
 	sort.Strings(unknown)
+	const most = 10 // options named in the message
+	if len(unknown) > most {
+		unknown = append(unknown[:most], fmt.Sprintf("and %d more", len(unknown)-most))
+	}
+	for i, k := range unknown {
+		if len(k) > ExcerptBytes {
+			unknown[i] = Excerpt(k)
+		}
+	}
 	valid := "none"
 	if len(o.names) > 0 {
 		known := append([]string(nil), o.names...)
@@ -232,3 +254,12 @@ const (
 	// the text token by token.
 	StyleBrief Style = "brief"
 )
+
+// short is fmt.Sprint(v), or its Excerpt when longer than ExcerptBytes.
+func short(v any) string {
+	s := fmt.Sprint(v)
+	if len(s) > ExcerptBytes {
+		return Excerpt(s)
+	}
+	return s
+}

@@ -93,7 +93,15 @@ func (r *Registry) Description(id string) string {
 	return r.descs[id]
 }
 
+// maxSuggestID is the longest id that gets did-you-mean suggestions: the
+// edit distance costs len(id) × len(candidate) per registered id, and no
+// real id is anywhere near this long.
+const maxSuggestID = 256
+
 func (r *Registry) unknown(id string) error {
+	if len(id) > maxSuggestID {
+		return fmt.Errorf("unknown env id %s: ids are short names such as game:GuessTheNumber-v0-easy (play -list prints every id)", Excerpt(id))
+	}
 	ids := r.IDs()
 	type scored struct {
 		id string

@@ -3,9 +3,11 @@ package envs
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -181,4 +183,35 @@ func TestRegistryConcurrentUse(t *testing.T) {
 	}
 	wg.Wait()
 	assert.Len(t, r.IDs(), 20)
+}
+
+// A huge value never makes a huge message, and a number past int's range
+// is an error, never a wrapped-around number.
+func TestOptionErrorsStayShort(t *testing.T) {
+	r := NewRegistry()
+	require.NoError(t, r.Register("game:X-v0", stubFactory(nil)))
+	huge := strings.Repeat("x", 100<<10)
+	for _, opt := range []Option{
+		With("style", huge), With("max_turns", huge), With(huge, 1), With("max_turns", []byte(huge)),
+	} {
+		_, err := r.Make("game:X-v0", opt)
+		require.Error(t, err)
+		assert.Less(t, len(err.Error()), 512, "%.200s", err)
+		assert.Contains(t, err.Error(), " bytes)", "the length is named")
+	}
+	for _, v := range []any{uint64(18446744073709551611), uint64(math.MaxInt64) + 1, 1e19, -1e19, "18446744073709551611", "-99999999999999999999"} {
+		_, err := r.Make("game:X-v0", With("max_turns", v))
+		require.Error(t, err, "%v", v)
+		assert.Contains(t, err.Error(), "max_turns = ", "%v", v)
+		assert.Contains(t, err.Error(), "is out of range: allowed [1, 100]", "%v", v)
+	}
+	o := NewOptions("t:X", With("min", uint64(18446744073709551611)))
+	assert.Equal(t, 0, o.Int("min", 0, math.MinInt, math.MaxInt), "the default, not a wrapped -5")
+	require.ErrorContains(t, o.Err(), "min = 18446744073709551611 is out of range")
+
+	start := time.Now()
+	_, err := r.Make("game:" + strings.Repeat("Guess", 400<<10))
+	require.Error(t, err)
+	assert.Less(t, len(err.Error()), 512)
+	assert.Less(t, time.Since(start), time.Second, "no edit distance over a 2 MB id")
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -46,17 +48,32 @@ type Isolation struct {
 	ReadOnlyFS bool
 	// Limits is LimitsPrlimit, LimitsUlimit or LimitsNone.
 	Limits string
+	// Unprivileged is true when the program runs as a uid of its own, a
+	// fresh one per run that no passwd entry names, with no capabilities,
+	// an empty bounding set and no_new_privs (setpriv(1) of util-linux, for
+	// a root caller). Otherwise it runs as the caller's uid (UID).
+	Unprivileged bool
+	// OwnProc is true when the program's /proc shows its own PID namespace
+	// only (bwrap, or a root caller's namespaces with mount(8)); otherwise
+	// it sees the host's.
+	OwnProc bool
+	// UID is the caller's uid, the one the program runs as unless
+	// Unprivileged.
+	UID int
 
 	cloneflags uintptr
 	userns     bool
 	bwrap      string // path of bwrap
 	tool       string // path of prlimit or sh
+	setpriv    string // path of setpriv, when Unprivileged
+	sh         string // path of sh: kills a run's uid; mounts /proc (OwnProc without bwrap)
 }
 
 // NetworkIsolated reports whether runs without Spec.Network have no network.
 func (i Isolation) NetworkIsolated() bool { return i.Network != NetNone && i.Network != "" }
 
-// String describes the isolation in one line, for logs and Info maps.
+// String describes the isolation in one line, for logs and Info maps: what
+// the program is kept from and what it can still reach.
 func (i Isolation) String() string {
 	var b strings.Builder
 	if i.NetworkIsolated() {
@@ -64,23 +81,60 @@ func (i Isolation) String() string {
 	} else {
 		b.WriteString("network: NOT isolated")
 	}
-	if i.PID {
+	switch {
+	case i.PID && i.Unprivileged:
+		b.WriteString("; processes: pid namespace + process group, its uid's processes killed at the end")
+	case i.PID:
 		b.WriteString("; processes: pid namespace + process group")
-	} else {
-		b.WriteString("; processes: process group only")
+	case i.Unprivileged:
+		b.WriteString("; processes: process group, its uid's processes killed at the end (it sees the host's processes, and can signal none of them)")
+	default:
+		fmt.Fprintf(&b, "; processes: process group only (it can signal every process of uid %d, the caller included, and a child that leaves the group outlives the run)", i.UID)
+	}
+	switch {
+	case i.Unprivileged:
+		b.WriteString("; user: a fresh unprivileged uid per run, no capabilities")
+	case i.UID == 0:
+		b.WriteString("; user: root (uid 0)")
+		if i.ReadOnlyFS {
+			b.WriteString(", capabilities dropped")
+		} else {
+			b.WriteString(" with every capability")
+		}
+		b.WriteString(": it may read whatever uid 0 may")
+	default:
+		fmt.Fprintf(&b, "; user: the caller's (uid %d): it may read whatever uid %d may", i.UID, i.UID)
+	}
+	switch {
+	case i.OwnProc:
+		b.WriteString("; /proc: its own")
+	case i.Unprivileged:
+		b.WriteString("; /proc: the host's (it lists the host's processes, not their environment)")
+	default:
+		fmt.Fprintf(&b, "; /proc: the host's (it may read the environment of uid %d's processes, the caller's included)", i.UID)
 	}
 	switch i.Limits {
 	case LimitsPrlimit:
-		b.WriteString("; limits: wall, output, cpu, memory, file size (prlimit)")
+		b.WriteString("; limits: wall, output, cpu, memory, file size")
+		if i.Unprivileged {
+			b.WriteString(", processes")
+		}
+		b.WriteString(" (prlimit)")
 	case LimitsUlimit:
-		b.WriteString("; limits: wall, output, cpu, memory (ulimit)")
+		b.WriteString("; limits: wall, output, cpu, memory (ulimit; file size NOT limited)")
 	default:
-		b.WriteString("; limits: wall, output only (no prlimit or sh)")
+		b.WriteString("; limits: wall, output only (no prlimit or sh: cpu, memory, file size NOT limited)")
 	}
-	if i.ReadOnlyFS {
+	if !i.Unprivileged || i.Limits != LimitsPrlimit {
+		b.WriteString(", the number of processes NOT limited")
+	}
+	switch {
+	case i.ReadOnlyFS:
 		b.WriteString("; files: read-only but a fresh temp dir as cwd (bwrap)")
-	} else {
-		b.WriteString("; files: fresh temp dir as cwd, file system NOT isolated")
+	case i.Unprivileged:
+		b.WriteString("; files: fresh temp dir as cwd, file system NOT isolated: it sees it as any other user does (it may read world-readable files and write world-writable dirs such as /tmp)")
+	default:
+		fmt.Fprintf(&b, "; files: fresh temp dir as cwd, file system NOT isolated: it may read and write whatever uid %d may", i.UID)
 	}
 	return b.String()
 }
@@ -108,7 +162,7 @@ func Available() []Isolation {
 // available probes the machine (uncached) and returns every isolation that
 // works here, strongest first; the last one has no namespaces.
 func available() []Isolation {
-	limits := Isolation{Network: NetNone, Limits: LimitsNone}
+	limits := Isolation{Network: NetNone, Limits: LimitsNone, UID: os.Getuid()}
 	probe, err := exec.LookPath("true")
 	if err != nil {
 		if probe, err = exec.LookPath("sh"); err != nil {
@@ -120,27 +174,64 @@ func available() []Isolation {
 	} else if sh, err := exec.LookPath("sh"); err == nil && runProbe(nil, sh, "-c", `ulimit -c 0 && exec "$@"`, "sh", probe) == nil {
 		limits.Limits, limits.tool = LimitsUlimit, sh
 	}
+	limits.sh, _ = exec.LookPath("sh")
+	// A root caller runs each program as a uid of its own (user_linux.go).
+	if sp, err := exec.LookPath("setpriv"); err == nil && os.Geteuid() == 0 && limits.sh != "" {
+		if u, err := acquireUser(); err == nil {
+			try := limits
+			try.Unprivileged, try.setpriv = true, sp
+			if runProbe(nil, try.dropArgs(u.uid, []string{probe})...) == nil {
+				limits = try
+			}
+			u.release(limits.sh)
+		}
+	}
 	var out []Isolation
 	if bw, err := exec.LookPath("bwrap"); err == nil {
 		iso := limits
-		iso.Network, iso.PID, iso.ReadOnlyFS, iso.bwrap = NetBwrap, true, true, bw
-		if dir, err := os.MkdirTemp("", "gemgo-sandbox-probe-"); err == nil {
-			if runProbe(nil, iso.bwrapArgs(dir, false, []string{probe})...) == nil {
-				out = append(out, iso)
-			}
-			os.RemoveAll(dir)
+		iso.Network, iso.PID, iso.ReadOnlyFS, iso.OwnProc, iso.bwrap = NetBwrap, true, true, true, bw
+		if ok := iso.probe(probe); ok {
+			out = append(out, iso)
 		}
 	}
+	seen := map[string]bool{}
 	for _, c := range nsCandidates() {
-		attr := &syscall.SysProcAttr{Setpgid: true}
-		applyNamespaces(attr, c.flags, c.userns)
-		if runProbe(attr, probe) == nil {
-			iso := limits
-			iso.Network, iso.PID, iso.cloneflags, iso.userns = c.name, c.pid, c.flags, c.userns
+		key := fmt.Sprint(c.name, c.pid)
+		if seen[key] || (c.proc && (!limits.Unprivileged || limits.sh == "")) {
+			continue
+		}
+		iso := limits
+		iso.Network, iso.PID, iso.OwnProc, iso.cloneflags, iso.userns = c.name, c.pid, c.proc, c.flags, c.userns
+		if iso.probe(probe) {
+			seen[key] = true
 			out = append(out, iso)
 		}
 	}
 	return append(out, limits)
+}
+
+// probe reports whether the program probe runs under iso (as a run of it
+// would, in a fresh work directory).
+func (i Isolation) probe(probe string) bool {
+	dir, err := os.MkdirTemp("", workDirPattern("probe-"))
+	if err != nil {
+		return false
+	}
+	defer os.RemoveAll(dir)
+	uid := -1
+	if i.Unprivileged {
+		u, err := acquireUser()
+		if err != nil {
+			return false
+		}
+		defer u.release(i.sh)
+		if chownTree(dir, u.uid) != nil {
+			return false
+		}
+		uid = u.uid
+	}
+	argv := i.argv(DefaultLimits(), dir, false, probe, nil, uid)
+	return runProbe(i.attr(false), argv...) == nil
 }
 
 // runProbe runs argv with attr and a short timeout.
@@ -162,31 +253,67 @@ type nsCandidate struct {
 	flags  uintptr
 	userns bool
 	pid    bool
+	proc   bool // a mount namespace with a /proc of the new PID namespace
 }
 
 // argv returns the command line that runs prog with args in dir under the
-// rlimits of lim and, in bwrap mode, inside bubblewrap.
-func (i Isolation) argv(lim Limits, dir string, network bool, prog string, args []string) []string {
+// rlimits of lim, as uid when Unprivileged, and in bwrap mode inside
+// bubblewrap.
+func (i Isolation) argv(lim Limits, dir string, network bool, prog string, args []string, uid int) []string {
 	cmd := i.wrap(lim, prog, args)
+	if i.Unprivileged {
+		cmd = i.dropArgs(uid, cmd)
+	}
 	if i.bwrap != "" {
-		return i.bwrapArgs(dir, network, cmd)
+		return i.bwrapArgs(dir, network, prog, cmd)
+	}
+	if i.OwnProc && i.nsFlags(network)&cloneNewPID != 0 {
+		// In the run's own mount namespace (attr: private propagation, so
+		// nothing reaches the host), /proc of its PID namespace.
+		cmd = append([]string{i.sh, "-c", `mount -t proc -o nosuid,nodev,noexec proc /proc && exec "$@"`, "sh"}, cmd...)
 	}
 	return cmd
 }
 
+// dropArgs runs cmd as uid (and gid uid, no supplementary groups) with no
+// capabilities, an empty bounding set and no_new_privs, so that neither a
+// setuid program nor file capabilities can give privileges back.
+func (i Isolation) dropArgs(uid int, cmd []string) []string {
+	id := strconv.Itoa(uid)
+	return append([]string{i.setpriv, "--reuid=" + id, "--regid=" + id, "--clear-groups",
+		"--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"}, cmd...)
+}
+
 // bwrapArgs runs cmd under bwrap: the whole file system read-only, dir
 // writable, fresh /dev and /proc, new namespaces (the network's unless
-// network), cmd as pid 1, no capabilities, killed with its parent.
-func (i Isolation) bwrapArgs(dir string, network bool, cmd []string) []string {
+// network), cmd as pid 1 in a session of its own, killed with its parent.
+// Unprivileged, cmd drops to its uid itself (setpriv needs bwrap's
+// capabilities to do so), and a directory on the way to prog that other
+// users may not search (a root-only home holding the interpreter) is
+// replaced by an empty one with only the next step of the way mounted
+// back, read-only; otherwise bwrap drops every capability.
+func (i Isolation) bwrapArgs(dir string, network bool, prog string, cmd []string) []string {
 	argv := []string{i.bwrap,
 		"--ro-bind", "/", "/",
 		"--dev", "/dev",
 		"--proc", "/proc",
+	}
+	if i.Unprivileged {
+		for _, d := range blockedDirs(filepath.Dir(prog)) {
+			next := filepath.Join(d, strings.SplitN(strings.TrimPrefix(prog, d+"/"), "/", 2)[0])
+			argv = append(argv, "--tmpfs", d, "--ro-bind", next, next)
+		}
+	}
+	argv = append(argv,
 		"--bind", dir, dir,
 		"--chdir", dir,
 		"--unshare-pid", "--as-pid-1", "--unshare-ipc", "--unshare-uts",
-		"--cap-drop", "ALL",
 		"--die-with-parent",
+	)
+	if i.Unprivileged {
+		argv = append(argv, "--new-session")
+	} else {
+		argv = append(argv, "--cap-drop", "ALL")
 	}
 	if !network {
 		argv = append(argv, "--unshare-net")
@@ -203,7 +330,13 @@ func (i Isolation) wrap(lim Limits, prog string, args []string) []string {
 			fmt.Sprintf("--cpu=%d:%d", cpu, cpu),
 			fmt.Sprintf("--as=%d:%d", lim.MemoryBytes, lim.MemoryBytes),
 			fmt.Sprintf("--fsize=%d:%d", lim.FileBytes, lim.FileBytes),
-			"--core=0:0", "--", prog}
+			"--core=0:0"}
+		if i.Unprivileged && lim.Processes > 0 {
+			// RLIMIT_NPROC counts the processes and threads of the real
+			// uid: with a uid per run, exactly this run's.
+			argv = append(argv, fmt.Sprintf("--nproc=%d:%d", lim.Processes, lim.Processes))
+		}
+		argv = append(argv, "--", prog)
 		return append(argv, args...)
 	case LimitsUlimit:
 		script := fmt.Sprintf(`ulimit -t %d && ulimit -v %d && ulimit -c 0 && exec "$@"`, cpu, (lim.MemoryBytes+1023)/1024)
@@ -219,13 +352,24 @@ func cpuSeconds(d time.Duration) int64 {
 	return max(s, 1)
 }
 
+// nsFlags are the clone flags of a run: the network namespace's only
+// unless network is allowed (the PID namespace stays).
+func (i Isolation) nsFlags(network bool) uintptr {
+	f := i.cloneflags
+	if network {
+		f &^= cloneNewNet
+	}
+	return f
+}
+
 // attr returns the process attributes of a run: its own process group,
-// killed with the parent, and the namespaces unless network is allowed.
+// killed with the parent, and the namespaces (the network's unless
+// network is allowed).
 func (i Isolation) attr(network bool) *syscall.SysProcAttr {
 	a := &syscall.SysProcAttr{Setpgid: true}
 	setPdeathsig(a)
-	if !network && i.cloneflags != 0 {
-		applyNamespaces(a, i.cloneflags, i.userns)
+	if f := i.nsFlags(network); f != 0 {
+		applyNamespaces(a, f, i.userns, i.OwnProc)
 	}
 	return a
 }

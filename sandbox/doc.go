@@ -17,48 +17,86 @@
 // # What is isolated
 //
 // Detect probes the machine once (the answer is cached) and says which
-// isolation is in force; Isolation.String is meant for logs and Info maps.
+// isolation is in force; Isolation.String, meant for logs and Info maps,
+// names what the program is kept from and what it can still reach, in
+// every mode. TestHostileSet runs 26 hostile programs (read /etc/shadow,
+// kill the parent, a double-forked setsid child, a fork bomb, the network,
+// writes outside the working directory, the caller's environment through
+// /proc, huge output, threads, ...) under every mode the machine offers
+// and checks that each is contained or that String says it is not.
 //
+//   - User. A root caller runs every program as a uid of its own, a fresh
+//     one per run from a range no passwd entry names (2000000000 on),
+//     with no capabilities, an empty bounding set and no_new_privs
+//     (setpriv(1) of util-linux), in every mode (Isolation.Unprivileged).
+//     The program cannot read root-only files (/etc/shadow), write the
+//     caller's files, or signal or trace the caller or another run. The
+//     working directory is given to that uid. A program the uid cannot
+//     run (an interpreter under a root-only home) is mounted in read-only
+//     under bwrap; in the other modes Run refuses it, naming the
+//     directory in the way. A caller that is not root runs programs as
+//     itself: they may read what the caller may (bwrap: read only).
 //   - Network and files, with bubblewrap: where bwrap(1) is installed and
 //     works, the program runs under it with new network, PID, IPC and UTS
 //     namespaces (the network namespace has only its own loopback: a
-//     connection to the host's 127.0.0.1 is refused), every capability
-//     dropped, the whole file system mounted read-only but for the working
-//     directory, and fresh /dev and /proc (Isolation.ReadOnlyFS). bwrap
-//     reports a program killed by signal n as exit code 128+n: in this mode
-//     such codes are read as signals.
+//     connection to the host's 127.0.0.1 is refused), the whole file
+//     system mounted read-only but for the working directory, fresh /dev
+//     and /proc (Isolation.ReadOnlyFS, OwnProc), in a session of its own.
+//     bwrap reports a program killed by signal n as exit code 128+n: in
+//     this mode such codes are read as signals.
 //   - Network without bubblewrap: the program is started in a new network
 //     namespace (Linux clone flag CLONE_NEWNET, the kernel mechanism behind
 //     `unshare -n`), whose only interface is a loopback that is down: every
-//     connect, even to 127.0.0.1, fails. As root this needs nothing else; as
-//     another user it needs unprivileged user namespaces (CLONE_NEWUSER, the
-//     user mapped to itself). The file system is then NOT isolated: the
-//     program runs as the calling user and may read and write whatever that
-//     user may, by absolute path. Where no namespace works the network is
-//     NOT isolated either, and Isolation.Network says "none". Spec.Network =
-//     true turns the network isolation off for one run.
+//     connect, even to 127.0.0.1, fails. As root this needs nothing else,
+//     and the run also gets a mount namespace with a /proc of its own
+//     PID namespace (mount(8)); as another user it needs unprivileged user
+//     namespaces (CLONE_NEWUSER, the user mapped to itself) and the
+//     program sees the host's /proc. The file system is NOT isolated: the
+//     program sees it as its uid may, by absolute path (world-readable
+//     files, world-writable directories such as /tmp and /dev/shm). Where
+//     no namespace works the network is NOT isolated either, and
+//     Isolation.Network says "none". Spec.Network = true turns the network
+//     isolation off for one run (the PID namespace stays).
 //   - Processes: a new PID namespace comes with the network namespace (in
-//     both modes; bwrap runs with --as-pid-1): the program is its pid 1, sees only its own children
-//     through kill(2), and when it dies the kernel kills every process it
-//     left behind. Being pid 1, it ignores any signal it has no handler
-//     for that comes from inside the namespace (os.kill of its own pid
-//     with SIGTERM does nothing), and the soft CPU limit's SIGXCPU: the
-//     hard limit's SIGKILL, at the same second, ends it instead. The
-//     program also leads its own process group, and the
-//     whole group is killed at every limit, so that with or without the
-//     namespace no child outlives the run by design.
+//     both modes; bwrap runs with --as-pid-1): the program is its pid 1,
+//     sees only its own children through kill(2), and when it dies the
+//     kernel kills every process it left behind. Being pid 1, it ignores
+//     any signal it has no handler for that comes from inside the
+//     namespace (os.kill of its own pid with SIGTERM does nothing), and
+//     the soft CPU limit's SIGXCPU: the hard limit's SIGKILL, at the same
+//     second, ends it instead. The program also leads its own process
+//     group, and the whole group is killed at every limit; with a uid per
+//     run, every process of that uid is killed too, at the wall limit and
+//     at the end, so that a child that left the group and the namespaces
+//     (a double fork with setsid, without a PID namespace) does not
+//     outlive the run either. At the wall limit the program is killed
+//     first (by its uid, or by the pid bwrap reports on --info-fd), so
+//     that bwrap reaps it and its CPU time is reported.
+//     Without a uid of its own and without a PID namespace (a caller that
+//     is not root, with no namespace), the program can signal every
+//     process of the caller's uid, the caller included, and a child that
+//     leaves the group outlives the run: String says so.
 //   - Limits: RLIMIT_CPU (whole seconds, rounded up), RLIMIT_AS,
-//     RLIMIT_FSIZE and RLIMIT_CORE = 0 are set by the prlimit(1) command of
-//     util-linux, which then execs the program; without prlimit, by
-//     `/bin/sh -c ulimit`; with neither, only the wall-clock and output
-//     limits hold (Isolation.Limits says which).
+//     RLIMIT_FSIZE, RLIMIT_CORE = 0 and, with a uid per run, RLIMIT_NPROC
+//     (Limits.Processes: processes and threads of the run's uid) are set by
+//     the prlimit(1) command of util-linux, which then execs the program;
+//     without prlimit, CPU and memory by `/bin/sh -c ulimit`; with
+//     neither, only the wall-clock and output limits hold (Isolation.Limits
+//     says which). The environment sets MALLOC_ARENA_MAX=1: glibc would
+//     reserve 64 MiB of address space per thread's arena, so that under
+//     RLIMIT_AS 256 MiB held 6 Python threads; a thread now costs its
+//     stack (8 MiB by default: about 30 threads in 256 MiB).
 //   - Output: at most Limits.OutputBytes of stdout and of stderr are kept;
 //     one byte more kills the program (StatusOutputLimit, Truncated set).
 //   - Files: the working directory is a fresh temporary directory (HOME,
-//     PWD and TMPDIR point to it), removed after the run.
-//   - Not limited: the number of processes or threads (RLIMIT_NPROC counts
-//     every process of the user, root is exempt; a cgroup would be needed),
-//     and disk use outside the working directory.
+//     PWD and TMPDIR point to it), removed after the run. Its name holds
+//     the pid of the process that made it: a process killed while a
+//     program ran leaves it behind, and the first Run of a later process
+//     removes it.
+//   - Not limited: disk use outside the working directory where the file
+//     system is not read-only, and, without a uid per run, the number of
+//     processes (RLIMIT_NPROC would count every process of the caller's
+//     user).
 //
 // Memory-limit detection is a heuristic: the program's allocation fails
 // under RLIMIT_AS and it exits with an error; Run reports StatusMemoryLimit

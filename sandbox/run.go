@@ -3,11 +3,13 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -46,7 +48,11 @@ func run(ctx context.Context, spec Spec, iso Isolation) (Result, error) {
 	if prog, err = filepath.Abs(prog); err != nil {
 		return Result{}, fmt.Errorf("sandbox: program %q: %w", spec.Cmd[0], err)
 	}
-	dir, err := os.MkdirTemp("", "gemgo-sandbox-")
+	if iso.Unprivileged && iso.bwrap == "" && !othersMayRun(prog) {
+		return Result{}, errUnreachable(prog, iso)
+	}
+	removeLeaked()
+	dir, err := os.MkdirTemp("", workDirPattern(""))
 	if err != nil {
 		return Result{}, fmt.Errorf("sandbox: working directory: %w", err)
 	}
@@ -54,13 +60,27 @@ func run(ctx context.Context, spec Spec, iso Isolation) (Result, error) {
 	if err := writeFiles(dir, spec.Files); err != nil {
 		return Result{}, err
 	}
+	uid := -1
+	if iso.Unprivileged {
+		u, err := acquireUser()
+		if err != nil {
+			return Result{}, err
+		}
+		// Released (every process of the uid killed) before the work
+		// directory goes.
+		defer u.release(iso.sh)
+		if err := chownTree(dir, u.uid); err != nil {
+			return Result{}, fmt.Errorf("sandbox: working directory: %w", err)
+		}
+		uid = u.uid
+	}
 
 	runCtx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	wallCtx, cancelWall := context.WithTimeoutCause(runCtx, lim.Wall, errWall)
 	defer cancelWall()
 
-	argv := iso.argv(lim, dir, spec.Network, prog, spec.Cmd[1:])
+	argv := iso.argv(lim, dir, spec.Network, prog, spec.Cmd[1:], uid)
 	cmd := exec.CommandContext(wallCtx, argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append([]string{
@@ -70,6 +90,11 @@ func run(ctx context.Context, spec Spec, iso Isolation) (Result, error) {
 		"TMPDIR=" + dir,
 		"LANG=C.UTF-8",
 		"LC_ALL=C.UTF-8",
+		// One malloc arena: glibc reserves 64 MiB of address space per
+		// arena, up to 8 per core, so that under RLIMIT_AS a few threads
+		// used up the memory limit (6 Python threads in 256 MiB); each
+		// thread now costs its stack.
+		"MALLOC_ARENA_MAX=1",
 	}, spec.Env...)
 	cmd.Stdin = bytes.NewReader(spec.Stdin)
 	onOverflow := func() { stop(errOutput) }
@@ -78,12 +103,59 @@ func run(ctx context.Context, spec Spec, iso Isolation) (Result, error) {
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.SysProcAttr = iso.attr(spec.Network)
 	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
+	if uid >= 0 {
+		// Kill the program's processes by their uid, not bwrap or the
+		// namespace's parent: that one then reaps the program and exits,
+		// so its CPU time reaches the rusage that Wait reads. The group
+		// goes too, a moment later, should anything be left.
+		cmd.Cancel = func() error {
+			killUser(iso.sh, uid)
+			pid := cmd.Process.Pid
+			time.AfterFunc(200*time.Millisecond, func() { _ = killGroup(pid) })
+			return nil
+		}
+	}
+	var info *os.File
+	if uid < 0 && iso.bwrap != "" {
+		// Without a uid of its own, the program is found by the pid bwrap
+		// reports on its info fd, and killed first for the same reason.
+		r, w, err := os.Pipe()
+		if err != nil {
+			return Result{}, fmt.Errorf("sandbox: %w", err)
+		}
+		defer r.Close()
+		info = w
+		cmd.ExtraFiles = []*os.File{w} // fd 3
+		cmd.Args = append([]string{cmd.Args[0], "--info-fd", "3"}, cmd.Args[1:]...)
+		var child atomic.Int64
+		go func() {
+			var msg struct {
+				ChildPid int `json:"child-pid"`
+			}
+			if json.NewDecoder(r).Decode(&msg) == nil {
+				child.Store(int64(msg.ChildPid))
+			}
+		}()
+		cmd.Cancel = func() error {
+			if p := int(child.Load()); p > 0 {
+				_ = syscall.Kill(p, syscall.SIGKILL)
+				pid := cmd.Process.Pid
+				time.AfterFunc(200*time.Millisecond, func() { _ = killGroup(pid) })
+				return nil
+			}
+			return killGroup(cmd.Process.Pid)
+		}
+	}
 	// A child that escaped the group and holds a pipe open cannot keep
 	// Wait blocked for more than this.
 	cmd.WaitDelay = 500 * time.Millisecond
 
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	if info != nil {
+		info.Close() // bwrap holds its copy
+	}
+	if err != nil {
 		return Result{}, fmt.Errorf("sandbox: start %s: %w", spec.Cmd[0], err)
 	}
 	waitErr := cmd.Wait()

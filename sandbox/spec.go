@@ -19,6 +19,10 @@ type Limits struct {
 	OutputBytes int64
 	// FileBytes is the largest file the program may write (RLIMIT_FSIZE).
 	FileBytes int64
+	// Processes caps the processes and threads the program may have at
+	// once (RLIMIT_NPROC of its own uid): it holds only where the run has a
+	// uid of its own (Isolation.Unprivileged).
+	Processes int
 }
 
 // DefaultLimits returns the limits a zero Limits field takes.
@@ -29,6 +33,7 @@ func DefaultLimits() Limits {
 		MemoryBytes: 512 << 20,
 		OutputBytes: 1 << 20,
 		FileBytes:   16 << 20,
+		Processes:   128,
 	}
 }
 
@@ -50,6 +55,9 @@ func (l Limits) withDefaults() Limits {
 	if l.FileBytes == 0 {
 		l.FileBytes = d.FileBytes
 	}
+	if l.Processes == 0 {
+		l.Processes = d.Processes
+	}
 	return l
 }
 
@@ -66,6 +74,8 @@ func (l Limits) Validate() error {
 		return fmt.Errorf("sandbox: Limits.OutputBytes = %d: want > 0 (0 takes the default)", l.OutputBytes)
 	case l.FileBytes < 0:
 		return fmt.Errorf("sandbox: Limits.FileBytes = %d: want > 0 (0 takes the default)", l.FileBytes)
+	case l.Processes < 0:
+		return fmt.Errorf("sandbox: Limits.Processes = %d: want > 0 (0 takes the default)", l.Processes)
 	}
 	return nil
 }
@@ -81,7 +91,8 @@ type Spec struct {
 	// Stdin is the program's standard input.
 	Stdin []byte
 	// Env holds extra environment variables ("KEY=value") added to the
-	// minimal environment (PATH, HOME, PWD, TMPDIR, LANG, LC_ALL).
+	// minimal environment (PATH, HOME, PWD, TMPDIR, LANG, LC_ALL and
+	// MALLOC_ARENA_MAX=1, see the package doc).
 	Env []string
 	// Limits bounds the run.
 	Limits Limits

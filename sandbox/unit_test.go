@@ -1,11 +1,16 @@
 package sandbox
 
 import (
+	"context"
+	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func lookSh() (string, error) { return exec.LookPath("sh") }
@@ -54,4 +59,52 @@ func TestWrap(t *testing.T) {
 	assert.Equal(t, []string{"/bin/sh", "-c", `ulimit -t 2 && ulimit -v 1 && ulimit -c 0 && exec "$@"`, "sh", "/py"},
 		u.wrap(lim, "/py", nil))
 	assert.Equal(t, []string{"/py", "a"}, Isolation{Limits: LimitsNone}.wrap(lim, "/py", []string{"a"}))
+	// With a uid per run, RLIMIT_NPROC caps the run's processes, and the
+	// program drops to its uid with no capabilities.
+	lim.Processes = 9
+	d := Isolation{Limits: LimitsPrlimit, tool: "/usr/bin/prlimit", Unprivileged: true, setpriv: "/usr/bin/setpriv"}
+	assert.Equal(t, []string{"/usr/bin/setpriv", "--reuid=7", "--regid=7", "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--",
+		"/usr/bin/prlimit", "--cpu=2:2", "--as=1000:1000", "--fsize=7:7", "--core=0:0", "--nproc=9:9", "--", "/py"},
+		d.argv(lim, "/w", false, "/py", nil, 7))
+}
+
+// A work directory whose process is gone (killed while its program ran)
+// is removed at the next start; one whose process lives, or of another
+// name, stays.
+func TestRemoveLeaked(t *testing.T) {
+	tmp := t.TempDir()
+	dead := exec.Command("true")
+	require.NoError(t, dead.Run())
+	deadPid := dead.ProcessState.Pid()
+	now := time.Now()
+	mk := func(name string, age time.Duration) {
+		p := filepath.Join(tmp, name)
+		require.NoError(t, os.MkdirAll(filepath.Join(p, "sub"), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(p, "sub", "main.py"), []byte("x"), 0o644))
+		require.NoError(t, os.Chtimes(p, now.Add(-age), now.Add(-age)))
+	}
+	mk(fmt.Sprintf("gemgo-sandbox-%d-123", deadPid), 0)
+	mk(fmt.Sprintf("gemgo-sandbox-probe-%d-9", deadPid), 0)
+	mk(fmt.Sprintf("gemgo-sandbox-%d-456", os.Getpid()), 0) // in use
+	mk("gemgo-sandbox-777777", 2*time.Hour)                 // old name, old
+	mk("gemgo-sandbox-888888", time.Minute)                 // old name, maybe in use
+	mk("gemgo-sandbox-notes", 2*time.Hour)
+	mk("other-dir", 2*time.Hour)
+	removed := removeLeakedIn(tmp, now)
+	assert.ElementsMatch(t, []string{fmt.Sprintf("gemgo-sandbox-%d-123", deadPid), fmt.Sprintf("gemgo-sandbox-probe-%d-9", deadPid), "gemgo-sandbox-777777"}, removed)
+	left, err := os.ReadDir(tmp)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range left {
+		names = append(names, e.Name())
+	}
+	assert.ElementsMatch(t, []string{fmt.Sprintf("gemgo-sandbox-%d-456", os.Getpid()), "gemgo-sandbox-888888", "gemgo-sandbox-notes", "other-dir"}, names)
+}
+
+// A run's work directory names its process, so that removeLeaked can
+// tell it from a leaked one.
+func TestWorkDirNamesItsProcess(t *testing.T) {
+	res, err := Run(context.Background(), Spec{Cmd: []string{"pwd"}})
+	require.NoError(t, err)
+	assert.Contains(t, res.Dir, fmt.Sprintf("gemgo-sandbox-%d-", os.Getpid()))
 }

@@ -1,8 +1,10 @@
 package train
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,6 +39,12 @@ func TestParseErrors(t *testing.T) {
 		{"max new tokens", "sample:\n  max_new_tokens: 500\n", nil, []string{"sample.max_new_tokens = 500"}},
 		{"no room for the prompt", "sample:\n  max_new_tokens: 127\n", nil, []string{"sample.max_new_tokens = 127", "model.context − 2 = 126"}},
 		{"set in a value", "", []string{"iterations.x=1"}, []string{"iterations is a value"}},
+		{"set past a section's leaf", "", []string{"algo.gamma.x=3"}, []string{"override algo.gamma.x", "algo.gamma is a value, not a section"}},
+		{"set deep past a leaf", "", []string{"algo.gamma.x.y.z=3"}, []string{"algo.gamma is a value, not a section"}},
+		{"set into an option", "", []string{"env.options.foo.bar=1"}, []string{"env.options.foo is one option", "env.options.foo={bar: 1}"}},
+		{"set into the options", "", []string{"env.options=3"}, []string{"env.options", "map of options"}},
+		{"set a huge value", "", []string{"algo.epochs=" + strings.Repeat("9", 100<<10)}, []string{"algo.epochs", "(102400 bytes)"}},
+		{"set a huge key", "", []string{strings.Repeat("k", 100<<10) + "=1"}, []string{"no config key is that long"}},
 		{"bad loss kind", "loss: {kind: ppo}\n", nil, []string{`loss.kind = "ppo"`}},
 		{"bad epsilon", "algo: {epsilon: -1}\n", nil, []string{"algo.epsilon = -1"}},
 		{"long warm-up", "warmup: {steps: 2000000}\n", nil, []string{"warmup.steps = 2000000"}},
@@ -52,8 +60,10 @@ func TestParseErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := Parse([]byte(c.yaml), c.sets)
+			var err error
+			require.NotPanics(t, func() { _, err = Parse([]byte(c.yaml), c.sets) })
 			require.Error(t, err)
+			assert.Less(t, len(err.Error()), 1024, "a short message: %.300s", err)
 			for _, w := range c.want {
 				assert.Contains(t, err.Error(), w)
 			}
@@ -256,4 +266,27 @@ func TestEnvToolsConfig(t *testing.T) {
 	c, err = Parse(nil, []string{"env.tools=[{name: search, topk: 2}]"})
 	require.NoError(t, err)
 	assert.Equal(t, 2, c.Env.Tools[0].TopK)
+}
+
+// An empty file is refused (it would silently be a full default run);
+// an explicit {} means the defaults.
+func TestEmptyConfigFileRefused(t *testing.T) {
+	dir := t.TempDir()
+	for i, text := range []string{"", "\n\n", "# only a comment\n", "~\n", "null\n"} {
+		p := filepath.Join(dir, fmt.Sprintf("empty%d.yaml", i))
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+		_, err := LoadFile(p, nil)
+		require.Error(t, err, "%q", text)
+		assert.Contains(t, err.Error(), "is empty")
+		// As a base, too.
+		q := filepath.Join(dir, fmt.Sprintf("child%d.yaml", i))
+		require.NoError(t, os.WriteFile(q, []byte(fmt.Sprintf("base: empty%d\niterations: 3\n", i)), 0o644))
+		_, err = LoadFile(q, nil)
+		assert.ErrorContains(t, err, "is empty", "%q as a base", text)
+	}
+	p := filepath.Join(dir, "defaults.yaml")
+	require.NoError(t, os.WriteFile(p, []byte("{}\n"), 0o644))
+	c, err := LoadFile(p, nil)
+	require.NoError(t, err)
+	assert.Equal(t, DefaultConfig(), c)
 }

@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/gemgo/gemgo/envs"
 )
 
 // LoadFile reads a config: the defaults, then the file's base (if it has
@@ -63,6 +65,9 @@ func decodeFile(cfg *Config, path string, chain []string) error {
 		}
 		return fmt.Errorf("config %s: %w", path, err)
 	}
+	if isEmptyYAML(data) {
+		return fmt.Errorf("config %s is empty: it would start a run with every default; give the settings, or base: rebn_guess for the main job's recipe (write {} to mean the defaults)", path)
+	}
 	if err := decode(cfg, data, filepath.Dir(path), append(chain, path)); err != nil {
 		return fmt.Errorf("config %s: %w", path, err)
 	}
@@ -104,6 +109,20 @@ func decode(cfg *Config, data []byte, dir string, chain []string) error {
 	}
 	*cfg = f.Config
 	return nil
+}
+
+// isEmptyYAML reports whether data holds no YAML value: nothing, blanks
+// and comments only, or a lone null.
+func isEmptyYAML(data []byte) bool {
+	var n yaml.Node
+	if err := yaml.Unmarshal(data, &n); err != nil {
+		return false // decode reports the syntax error
+	}
+	if len(n.Content) == 0 {
+		return true
+	}
+	v := n.Content[0]
+	return v.Kind == yaml.ScalarNode && v.Tag == "!!null"
 }
 
 func sameFile(a, b string) bool {
@@ -210,14 +229,20 @@ func yamlKeys(t reflect.Type) []string {
 // YAML, so numbers, booleans, strings and maps all work.
 func (c *Config) Set(kv string) error {
 	key, val, ok := strings.Cut(kv, "=")
+	if len(key) > envs.ExcerptBytes {
+		return fmt.Errorf("override %s: no config key is that long (go run ./cmd/train -config NAME -print-config lists them)", envs.Excerpt(kv))
+	}
 	if !ok || key == "" {
-		return fmt.Errorf("override %q: want key=value, e.g. algo.gamma=0.9", kv)
+		return fmt.Errorf("override %s: want key=value, e.g. algo.gamma=0.9", envs.Excerpt(kv))
 	}
 	parts := strings.Split(key, ".")
+	if len(parts) > 3 && parts[0] == "env" && parts[1] == "options" {
+		return fmt.Errorf("override %s: env.options.%s is one option, it has no keys: set env.options.%s=VALUE (a YAML value, e.g. env.options.%s={%s: 1})", key, parts[2], parts[2], parts[2], parts[3])
+	}
 	if len(parts) == 3 && parts[0] == "env" && parts[1] == "options" {
 		var v any
 		if err := yaml.Unmarshal([]byte(val), &v); err != nil {
-			return fmt.Errorf("override %s: value %q: %v", key, val, err)
+			return fmt.Errorf("override %s: value %s: %v", key, envs.Excerpt(val), short(err))
 		}
 		if c.Env.Options == nil {
 			c.Env.Options = map[string]any{}
@@ -233,13 +258,13 @@ func (c *Config) Set(kv string) error {
 	ptr := reflect.New(target.Type())
 	node := yaml.Node{}
 	if err := yaml.Unmarshal([]byte(val), &node); err != nil {
-		return fmt.Errorf("override %s: value %q: %v", key, val, err)
+		return fmt.Errorf("override %s: value %s: %v", key, envs.Excerpt(val), short(err))
 	}
 	if len(node.Content) == 0 {
 		return fmt.Errorf("override %s: empty value", key)
 	}
 	if err := node.Content[0].Decode(ptr.Interface()); err != nil {
-		return fmt.Errorf("override %s: value %q is not a valid %s", key, val, describeKind(target.Type()))
+		return fmt.Errorf("override %s: value %s is not a valid %s", key, envs.Excerpt(val), describeKind(target.Type()))
 	}
 	target.Set(ptr.Elem())
 	return nil
@@ -260,7 +285,7 @@ func (c *Config) field(key string) (reflect.Value, error) {
 			if depth > 0 {
 				where = "section " + strings.Join(parts[:depth], ".")
 			}
-			return reflect.Value{}, fmt.Errorf("unknown key %q in %s (valid keys: %s)", p, where, strings.Join(yamlKeys(target.Type()), ", "))
+			return reflect.Value{}, fmt.Errorf("unknown key %s in %s (valid keys: %s)", envs.Excerpt(p), where, strings.Join(yamlKeys(target.Type()), ", "))
 		}
 		target = f
 	}
@@ -301,8 +326,19 @@ func describeKind(t reflect.Type) string {
 		return "boolean (true or false)"
 	case reflect.String:
 		return "string"
+	case reflect.Map:
+		return "map of options, e.g. {style: brief, max_turns: 6}"
 	}
 	return t.String()
+}
+
+// short is err's message, cut like envs.Excerpt when it is long (a YAML
+// error may quote the whole value).
+func short(err error) string {
+	if m := err.Error(); len(m) > 4*envs.ExcerptBytes {
+		return strings.ToValidUTF8(m[:4*envs.ExcerptBytes], "") + "…"
+	}
+	return err.Error()
 }
 
 // ResolveConfigPath finds a config: the path as given, or a bare name (with

@@ -26,6 +26,26 @@ func (r *runner) resume() error {
 	if r.prog, err = progressFromMeta(ck.Meta); err != nil {
 		return fmt.Errorf("resume %s: %w", r.dir, err)
 	}
+	changed, err := checkResumeConfig(r.dir, []byte(ck.Meta["config"]), r.cfg, r.cfgYAML)
+	if err != nil {
+		return fmt.Errorf("resume %s: %w", r.dir, err)
+	}
+	if r.prog.Iteration >= r.cfg.Iterations && fileExists(filepath.Join(r.dir, FinalFile)) {
+		return fmt.Errorf("run %s %w: %d of %d iterations; nothing was changed (its report is %s; to train longer, start a new run)",
+			r.dir, ErrFinished, r.prog.Iteration, r.cfg.Iterations, filepath.Join(r.dir, ReportFile))
+	}
+	// A process killed in the middle of an atomic write left its
+	// temporary file; this one owns the directory now.
+	if _, err := atomicfile.RemoveStale(r.dir); err != nil {
+		return fmt.Errorf("resume %s: %w", r.dir, err)
+	}
+	if changed {
+		// config.yaml stays the record of the run (the checkpoints
+		// written from now on carry the same).
+		if err := atomicfile.WriteFile(filepath.Join(r.dir, ConfigFile), r.cfgYAML); err != nil {
+			return fmt.Errorf("resume %s: %w", r.dir, err)
+		}
+	}
 	want := r.cfg.policyConfig(ck.Tokenizer.VocabSize())
 	if ck.Policy.Config != want {
 		return fmt.Errorf("resume %s: the checkpoint's model %+v differs from the config's %+v", r.dir, ck.Policy.Config, want)

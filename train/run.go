@@ -116,6 +116,9 @@ func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (Res
 		return r.result(), err
 	}
 	defer r.log.Close()
+	if opts.Resume {
+		r.last = lastEval(r.log.Rows(), cfg.Eval.Episodes)
+	}
 	err = r.loop(ctx)
 	if rerr := r.writeReport(); rerr != nil && err == nil {
 		err = rerr
@@ -136,6 +139,9 @@ func (r *runner) init(ctx context.Context) error {
 	}
 	if _, err := os.Stat(filepath.Join(r.dir, CheckpointFile)); err == nil {
 		return fmt.Errorf("run directory %s already holds a run: continue it with -resume %s, or pick another name or -out", r.dir, r.dir)
+	}
+	if _, err := atomicfile.RemoveStale(r.dir); err != nil {
+		return err
 	}
 	if err := atomicfile.WriteFile(filepath.Join(r.dir, ConfigFile), r.cfgYAML); err != nil {
 		return fmt.Errorf("run directory %s is not writable: %w (choose another with -out)", r.dir, err)

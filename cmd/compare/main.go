@@ -17,6 +17,7 @@ import (
 
 	"github.com/gemgo/gemgo/compare"
 	"github.com/gemgo/gemgo/envs/builtin"
+	"github.com/gemgo/gemgo/internal/atomicfile"
 	"github.com/gemgo/gemgo/train"
 )
 
@@ -101,6 +102,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "sweep wall time %s\n", time.Since(start).Round(time.Second))
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
+		fmt.Fprintln(stderr, "compare:", err)
+		return 1
+	}
+	if _, err := atomicfile.RemoveStale(*out); err != nil { // a killed report write's litter
 		fmt.Fprintln(stderr, "compare:", err)
 		return 1
 	}

@@ -123,3 +123,31 @@ func TestHelpAndPrintConfig(t *testing.T) {
 	assert.Equal(t, 2, cfg.Iterations, "the base is applied")
 	assert.NoDirExists(t, out, "nothing runs")
 }
+
+// A -set key past a leaf or into an option, by -set or by an arm's set:,
+// is one clear line and exit status 2, never a panic; nothing is run.
+func TestSetPastALeaf(t *testing.T) {
+	dir := t.TempDir()
+	for _, key := range []string{"algo.gamma.x=3", "iterations.x=1", "env.options.foo.bar=1"} {
+		want := map[string]string{"algo.gamma.x=3": "algo.gamma is a value, not a section",
+			"iterations.x=1": "iterations is a value, not a section", "env.options.foo.bar=1": "env.options.foo is one option"}[key]
+		sweepPath := filepath.Join(dir, "sweep.yaml")
+		require.NoError(t, os.WriteFile(sweepPath, []byte(sweep), 0o644))
+		armPath := filepath.Join(dir, "arm.yaml")
+		require.NoError(t, os.WriteFile(armPath, []byte(strings.Replace(sweep, "[algo.name=reinforce]", "[algo.name=reinforce, "+key+"]", 1)), 0o644))
+		for name, args := range map[string][]string{
+			"-set":      {"-config", sweepPath, "-set", key},
+			"arm set:":  {"-config", armPath},
+			"-set+tree": {"-config", sweepPath, "-set", key, "-print-config"},
+		} {
+			out := filepath.Join(dir, "out")
+			var stdout, stderr bytes.Buffer
+			var code int
+			require.NotPanics(t, func() { code = run(context.Background(), append(args, "-out", out), &stdout, &stderr) }, "%s %s", name, key)
+			assert.Equal(t, 2, code, "%s %s: %s", name, key, stderr.String())
+			assert.Contains(t, stderr.String(), want, "%s %s", name, key)
+			assert.Equal(t, 1, strings.Count(strings.TrimSpace(stderr.String()), "\n")+1, "one line: %q", stderr.String())
+			assert.NoDirExists(t, out, "nothing ran")
+		}
+	}
+}

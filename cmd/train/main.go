@@ -104,6 +104,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	prog.Printf("run directory %s: %s on %s", dir, cfg.Algo.Name, cfg.Env.ID)
 	res, err := train.Run(ctx, cfg, builtin.Registry(), train.Options{Dir: dir, Resume: *resume != "", Observer: obs})
 	_ = prog.Finish()
+	if errors.Is(err, train.ErrFinished) {
+		fmt.Fprintln(stdout, "train:", err)
+		return exitOK
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "train:", err)
 		if errors.Is(err, train.ErrInterrupted) || ctx.Err() != nil {

@@ -48,18 +48,97 @@ func TestTrainEndToEnd(t *testing.T) {
 	assert.Contains(t, stdout, "iter=2/2")
 	assert.Contains(t, stdout, "eval iter=2")
 	assert.Contains(t, stdout, "done in")
-	// A second run with the same name gets a fresh directory.
-	code, stdout, stderr = runCmd("-config", writeConfig(t, tiny), "-out", out)
+	// A second run with the same name gets a fresh directory; this one has
+	// a learning rate that does not decay by the last iteration.
+	code, stdout, stderr = runCmd("-config", writeConfig(t, tiny+"optim: {cosine: false}\n"), "-out", out)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, filepath.Join(out, "tiny-2"))
-	// Resuming a finished run has nothing left to do but succeeds.
-	code, _, stderr = runCmd("-resume", dir)
+	// Resuming a finished run has nothing left to do: it says so, succeeds
+	// and leaves every file as it was.
+	before := snapshot(t, dir)
+	code, stdout, stderr = runCmd("-resume", dir)
 	assert.Equal(t, 0, code, stderr)
-	// Resuming with more iterations continues the run.
-	code, stdout, stderr = runCmd("-resume", dir, "-set", "iterations=3")
+	assert.Contains(t, stdout, "already finished: 2 of 2 iterations")
+	assert.Equal(t, before, snapshot(t, dir), "a finished run's files are byte-identical after -resume")
+	// More iterations would change where the cosine decay ends: refused.
+	code, _, stderr = runCmd("-resume", dir, "-set", "iterations=3")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "iterations (2 → 3)")
+	assert.Contains(t, stderr, "cosine")
+	assert.Equal(t, before, snapshot(t, dir))
+	// Without the decay, more iterations continue the run, and config.yaml
+	// records the new length (it stays the run's record).
+	dir2 := filepath.Join(out, "tiny-2")
+	code, stdout, stderr = runCmd("-resume", dir2, "-set", "iterations=3")
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "iter=3/3")
 	assert.NotContains(t, stdout, "iter=1/3")
+	saved, err := train.LoadFile(filepath.Join(dir2, "config.yaml"), nil)
+	require.NoError(t, err)
+	assert.Equal(t, 3, saved.Iterations)
+}
+
+// snapshot maps every file of dir to its bytes.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	ents, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		require.NoError(t, err)
+		out[e.Name()] = string(b)
+	}
+	return out
+}
+
+// A resume that changes the trajectory (γ here, by -set or by an edit of
+// config.yaml) is refused naming the key, and touches nothing; a resume
+// of an unfinished run removes the litter of a killed atomic write and
+// keeps the final evaluation in its report.
+func TestResumeRefusesChangedConfig(t *testing.T) {
+	out := t.TempDir()
+	code, _, stderr := runCmd("-config", writeConfig(t, tiny), "-out", out)
+	require.Equal(t, 0, code, stderr)
+	dir := filepath.Join(out, "tiny")
+	report, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	require.NoError(t, err)
+	require.Contains(t, string(report), "greedy success")
+	// Unfinished: the final weights are missing (killed after the last
+	// checkpoint), and two writes were killed before their rename.
+	require.NoError(t, os.Remove(filepath.Join(dir, "final.safetensors")))
+	litter := []string{".checkpoint.safetensors.tmp-1234567", ".report.html.tmp-42"}
+	for _, name := range litter {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte("half"), 0o644))
+	}
+	before := snapshot(t, dir)
+
+	code, _, stderr = runCmd("-resume", dir, "-set", "algo.gamma=0.5")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "algo.gamma (0.9 → 0.5)")
+	assert.Contains(t, stderr, "start a new run")
+	assert.Equal(t, 1, strings.Count(strings.TrimSpace(stderr), "\n")+1, "one line: %q", stderr)
+	assert.Equal(t, before, snapshot(t, dir), "a refused resume changes nothing")
+
+	cfgPath := filepath.Join(dir, "config.yaml")
+	cfgText := before["config.yaml"]
+	require.Contains(t, cfgText, "gamma: 0.9")
+	require.NoError(t, os.WriteFile(cfgPath, []byte(strings.Replace(cfgText, "gamma: 0.9", "gamma: 0.5", 1)), 0o644))
+	code, _, stderr = runCmd("-resume", dir)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "algo.gamma (0.9 → 0.5)")
+	require.NoError(t, os.WriteFile(cfgPath, []byte(cfgText), 0o644))
+
+	code, _, stderr = runCmd("-resume", dir)
+	require.Equal(t, 0, code, stderr)
+	for _, name := range litter {
+		assert.NoFileExists(t, filepath.Join(dir, name), "stale temporary files are removed at the next start")
+	}
+	assert.FileExists(t, filepath.Join(dir, "final.safetensors"))
+	report, err = os.ReadFile(filepath.Join(dir, "report.html"))
+	require.NoError(t, err)
+	assert.Contains(t, string(report), "greedy success", "the report keeps the final evaluation")
+	assert.Contains(t, string(report), "8 held-out episodes")
 }
 
 func TestTrainErrors(t *testing.T) {
@@ -78,6 +157,12 @@ func TestTrainErrors(t *testing.T) {
 		{"missing file", []string{"-config", "/nonexistent/x.yaml"}, 2, []string{"no such file"}},
 		{"bad key", []string{"-config", writeConfig(t, "itrations: 3\n")}, 2, []string{`unknown key "itrations"`, "valid keys"}},
 		{"bad set", []string{"-config", writeConfig(t, tiny), "-set", "algo.gama=1"}, 2, []string{`unknown key "gama"`, "section algo"}},
+		{"set past a leaf", []string{"-config", "../../configs/rebn_guess.yaml", "-set", "algo.gamma.x=3"}, 2, []string{"algo.gamma is a value, not a section"}},
+		{"set past a top leaf", []string{"-config", "../../configs/rebn_guess.yaml", "-set", "iterations.x=1"}, 2, []string{"iterations is a value, not a section"}},
+		{"set into an option", []string{"-config", "../../configs/rebn_guess.yaml", "-set", "env.options.foo.bar=1"}, 2, []string{"env.options.foo is one option"}},
+		{"option past int", []string{"-config", writeConfig(t, tiny), "-set", "env.options.min=18446744073709551611", "-set", "env.options.max=5", "-out", t.TempDir()}, 1,
+			[]string{"option min = 18446744073709551611 is out of range"}},
+		{"empty config", []string{"-config", writeConfig(t, "# nothing\n")}, 2, []string{"is empty"}},
 		{"unknown env", []string{"-config", writeConfig(t, tiny+"\n"), "-set", "env.id=game:GuessTheNumbr-v0-easy", "-out", t.TempDir()}, 1, []string{"unknown env id", "GuessTheNumber-v0-easy"}},
 		{"unwritable out", []string{"-config", writeConfig(t, tiny), "-out", blocker}, 1, []string{"-out"}},
 		{"corrupt checkpoint", []string{"-resume", corrupt}, 1, []string{"checkpoint.safetensors"}},

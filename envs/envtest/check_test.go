@@ -29,7 +29,7 @@ func TestCheckEnvPassesWrappedToy(t *testing.T) {
 		}
 		h, err := envs.NewActionObservationHistory(envs.NewEpisodeStats(inner), 2)
 		return h, err
-	})
+	}, EchoesActions())
 }
 
 // recorder is a reporter that records failures instead of failing a test.
@@ -142,6 +142,8 @@ func (f *flawed) Step(action string) (envs.Step, error) {
 		if st.Done() {
 			st.Info[envs.InfoSuccess] = "yes"
 		}
+	case "echoes the action":
+		st.Obs += " you said: " + action
 	}
 	return st, nil
 }
@@ -181,6 +183,7 @@ func TestCheckEnvCatchesFlaws(t *testing.T) {
 		{flaw: "bad sampler", want: "SampleAction returned \"guess 3\""},
 		{flaw: "shared state", want: "stepped in turns by two envs"},
 		{flaw: "turn off by one", want: `Info["turn"] = 0 (int): want the int 1`},
+		{flaw: "echoes the action", want: "must not echo a whole action"},
 	}
 	for _, c := range cases {
 		t.Run(c.flaw, func(t *testing.T) {

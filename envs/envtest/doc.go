@@ -12,9 +12,18 @@
 //		envtest.CheckEnv(t, func() (envs.Env, error) { return mygame.New(mygame.Easy) })
 //	}
 //
+// An env is driven by one goroutine at a time (the contract in envs.Env);
+// to run envs in parallel, give each goroutine its own env from the same
+// factory, as VectorEnv does. The concurrency check tests exactly that:
+// two envs of one factory, stepped in turns and from two goroutines, play
+// what one env plays alone. It does not share one env between goroutines.
+//
 // Options tune it: Episodes (random episodes played, default 32), Mutations
 // (damaged valid actions tried, default 128; few for envs that start
-// processes) and FreeText (the env reads text without \boxed{}). Run it
+// processes), FreeText (the env reads text without \boxed{}) and
+// EchoesActions (the observation shows the agent's actions by design, so
+// the check that a 1 MB action does not come back in the observation is
+// skipped). Run it
 // under go test -race as well: the concurrency check then also reports data
 // races between envs.
 //

@@ -68,8 +68,10 @@ func (c *checker) formatError(env envs.Env) {
 }
 
 // hostile: arbitrary strings never panic and are never errors; episodes
-// go on (or end) by the env's rules. A done episode is followed by a Reset
-// to the next seed.
+// go on (or end) by the env's rules, and a huge action gets back an
+// observation of about the size of the reset's, not the action echoed
+// (it would become the policy's next prompt). A done episode is followed
+// by a Reset to the next seed.
 func (c *checker) hostile(env envs.Env) {
 	const check = "hostile actions"
 	inputs := hostileInputs()
@@ -84,17 +86,23 @@ func (c *checker) hostile(env envs.Env) {
 	seed := uint64(3000)
 	active := false
 	turn := 0
+	bound := 0 // the longest observation a huge action may get back
 	for _, in := range inputs {
 		if !active {
 			seed++
-			if _, _, ok := c.doReset(check, env, seed); !ok {
+			obs, _, ok := c.doReset(check, env, seed)
+			if !ok {
 				return
 			}
-			active, turn = true, 0
+			active, turn, bound = true, 0, echoBound(obs)
 		}
 		turn++
 		st, ok := c.doStep(check, env, seed, turn, in)
 		if !ok {
+			return
+		}
+		if !c.cfg.echoes && len(in) >= hugeAction && len(st.Obs) > bound {
+			c.fail(check, "seed %d, turn %d, action %s: the observation has %d bytes, more than %d: an env must not echo a whole action (quote it with envs.Excerpt)", seed, turn, quote(in), len(st.Obs), bound)
 			return
 		}
 		if _, boxed := envs.LastBoxed(in); !boxed && !c.cfg.freeText && !st.Terminated {
@@ -104,3 +112,12 @@ func (c *checker) hostile(env envs.Env) {
 		active = !st.Done()
 	}
 }
+
+// hugeAction is the size from which an action counts as huge: the hostile
+// inputs include several of 64 KiB to 1 MiB.
+const hugeAction = 64 << 10
+
+// echoBound is the longest observation allowed after a huge action in an
+// episode whose reset observation is resetObs: twice that (a board drawn
+// again, a history that grows by a turn) and 8 KiB of message.
+func echoBound(resetObs string) int { return 2*len(resetObs) + 8<<10 }

@@ -7,6 +7,7 @@ type config struct {
 	episodes  int  // random episodes played under SampleAction
 	mutations int  // damaged valid actions tried by the hostile check
 	freeText  bool // text without \boxed{} is not a format error
+	echoes    bool // observations hold the agent's actions by design
 }
 
 func defaultConfig() config { return config{episodes: 32, mutations: 128} }
@@ -28,4 +29,12 @@ func Mutations(n int) Option {
 // (a tool wrapper, a chat env): the format-error checks are skipped.
 func FreeText() Option {
 	return func(c *config) { c.freeText = true }
+}
+
+// EchoesActions tells CheckEnv that the env's observations hold the
+// agent's actions by design (envs.ActionObservationHistory shows the
+// episode so far, actions and all): the check that a huge action does not
+// come back in the observation is skipped.
+func EchoesActions() Option {
+	return func(c *config) { c.echoes = true }
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 )
 
@@ -76,4 +77,50 @@ func syncDir(dir string) error {
 		return nil
 	}
 	return err
+}
+
+// RemoveStale removes from dir the temporary files that a WriteFile
+// killed between its create and its rename (SIGKILL, a power cut) left
+// behind: regular files named "." + NAME + ".tmp-" + digits, the pattern
+// of step 1. It returns the names removed. Call it where no WriteFile
+// into dir can be running, at the start of the process that owns dir (a
+// run directory, say); a missing dir is not an error.
+func RemoveStale(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("remove stale temporary files in %s: %w", dir, err)
+	}
+	var removed []string
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !isTempName(e.Name()) {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return removed, fmt.Errorf("remove stale temporary file: %w", err)
+		}
+		removed = append(removed, e.Name())
+	}
+	return removed, nil
+}
+
+// isTempName reports whether name is one of WriteFile's temporary names:
+// ".NAME.tmp-" followed by the digits os.CreateTemp puts for its "*".
+func isTempName(name string) bool {
+	i := strings.LastIndex(name, ".tmp-")
+	if !strings.HasPrefix(name, ".") || i < 2 {
+		return false
+	}
+	digits := name[i+len(".tmp-"):]
+	if digits == "" {
+		return false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -69,3 +69,30 @@ func TestWriteFileMissingDirectory(t *testing.T) {
 	assert.ErrorIs(t, err, os.ErrNotExist)
 	assert.Contains(t, err.Error(), path)
 }
+
+// A WriteFile killed before its rename leaves its temporary file (created
+// exactly as step 1 creates it); RemoveStale removes those and nothing else.
+func TestRemoveStale(t *testing.T) {
+	dir := t.TempDir()
+	var litter []string
+	for _, name := range []string{"checkpoint.safetensors", "report.html"} {
+		f, err := os.CreateTemp(dir, "."+name+".tmp-*")
+		require.NoError(t, err)
+		_, _ = f.Write([]byte("half a file"))
+		require.NoError(t, f.Close())
+		litter = append(litter, filepath.Base(f.Name()))
+	}
+	keep := []string{".hidden", ".x.tmp-", ".x.tmp-12a", "a.tmp-123", "report.html", ".tmp-5"}
+	for _, name := range keep {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), nil, 0o644))
+	}
+	require.NoError(t, os.Mkdir(filepath.Join(dir, ".d.tmp-1"), 0o755))
+	removed, err := atomicfile.RemoveStale(dir)
+	require.NoError(t, err)
+	assert.ElementsMatch(t, litter, removed)
+	assert.ElementsMatch(t, append(keep, ".d.tmp-1"), names(t, dir), "only WriteFile's temporary files go")
+
+	removed, err = atomicfile.RemoveStale(filepath.Join(dir, "missing"))
+	assert.NoError(t, err)
+	assert.Empty(t, removed)
+}

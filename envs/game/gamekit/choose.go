@@ -37,7 +37,7 @@ func ParseWord(s string, names []string) (int, error) {
 			return i, nil
 		}
 	}
-	return 0, fmt.Errorf("%q is not a move: want %s", content, orList(names))
+	return 0, fmt.Errorf("%s is not a move: want %s", envs.Excerpt(content), orList(names))
 }
 
 // orList writes names as "a, b or c".

@@ -33,7 +33,7 @@ func parseAction(s string) (action, error) {
 	}
 	f := strings.Fields(strings.ReplaceAll(strings.ToLower(content), ",", " "))
 	if len(f) != 3 {
-		return action{}, fmt.Errorf("%q: want 3 fields, verb row col", content)
+		return action{}, fmt.Errorf("%s: want 3 fields, verb row col", envs.Excerpt(content))
 	}
 	var a action
 	switch f[0] {
@@ -41,14 +41,14 @@ func parseAction(s string) (action, error) {
 	case "flag":
 		a.flag = true
 	default:
-		return action{}, fmt.Errorf("%q: the verb must be reveal or flag", f[0])
+		return action{}, fmt.Errorf("%s: the verb must be reveal or flag", envs.Excerpt(f[0]))
 	}
 	var err error
 	if a.r, err = strconv.Atoi(f[1]); err != nil {
-		return action{}, fmt.Errorf("row %q is not a whole number", f[1])
+		return action{}, fmt.Errorf("row %s is not a whole number", envs.Excerpt(f[1]))
 	}
 	if a.c, err = strconv.Atoi(f[2]); err != nil {
-		return action{}, fmt.Errorf("column %q is not a whole number", f[2])
+		return action{}, fmt.Errorf("column %s is not a whole number", envs.Excerpt(f[2]))
 	}
 	return a, nil
 }

@@ -23,13 +23,13 @@ func parseAction(s string) (action, error) {
 	}
 	f := strings.Fields(strings.ReplaceAll(content, ",", " "))
 	if len(f) != 3 {
-		return action{}, fmt.Errorf("%q: want 3 whole numbers, row col num", content)
+		return action{}, fmt.Errorf("%s: want 3 whole numbers, row col num", envs.Excerpt(content))
 	}
 	var v [3]int
 	for k, name := range []string{"row", "column", "number"} {
 		n, err := strconv.Atoi(f[k])
 		if err != nil {
-			return action{}, fmt.Errorf("%s %q is not a whole number", name, f[k])
+			return action{}, fmt.Errorf("%s %s is not a whole number", name, envs.Excerpt(f[k]))
 		}
 		v[k] = n
 	}
