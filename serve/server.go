@@ -241,4 +241,3 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, grace time.Dur
 	}
 	return nil
 }
-
