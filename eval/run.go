@@ -156,7 +156,7 @@ func Run(ctx context.Context, cfg Config, pols []Named, opt Options) (Metadata, 
 				prog.Printf("episode %s %s seed %d sample %d: %s", rec.Policy, rec.Env, rec.Seed, rec.Sample, rec.Error)
 			}
 		}
-		if prog != nil {
+		if prog != nil && (played%max(1, len(jobs)/50) == 0 || played == len(jobs)) { // about 50 lines
 			prog.Update(played, map[string]float64{metrics.KeySuccess: float64(solved) / float64(played), metrics.KeyWallSeconds: time.Since(start).Seconds()})
 		}
 	}
