@@ -170,10 +170,10 @@ func Run(ctx context.Context, cfg Config, pols []Named, opt Options) (Metadata, 
 	}
 	// 2. Aggregate and report.
 	md := Metadata{Config: cfg, Hash: cfg.Hash(), Settings: settings, Played: played, WallS: time.Since(start).Seconds(), Complete: true}
-	rng := rand.New(rand.NewPCG(1, 2)) // fixed: the same records give the same intervals
 	for _, p := range pols {
 		md.Policies = append(md.Policies, PolicyInfo{Name: p.Name, Note: p.Note})
 		for _, id := range cfg.Envs {
+			rng := rand.New(rand.NewPCG(1, 2)) // fixed, per aggregate: the same records give the same intervals
 			a := aggregate(&cfg, p.Name, id, byKey, rng)
 			if a.Missing > 0 || a.Errors > 0 {
 				md.Complete = false
