@@ -3,7 +3,6 @@ package eval
 import (
 	"math"
 	"math/rand/v2"
-	"sort"
 
 	"github.com/gemgo/gemgo/compare"
 )
@@ -138,14 +137,4 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
-}
-
-// sortedKs returns the keys of m in order.
-func sortedKs(m map[int]float64) []int {
-	var ks []int
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Ints(ks)
-	return ks
 }

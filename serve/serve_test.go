@@ -180,4 +180,3 @@ func (s slowModel) Complete(ctx context.Context, r chat.Request) (chat.Response,
 	time.Sleep(s.delay)
 	return s.m.Complete(ctx, r)
 }
-

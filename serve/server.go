@@ -221,11 +221,11 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, grace time.Dur
 	if err != nil {
 		return err
 	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
 	if ready != nil {
 		ready(ln.Addr().String())
 	}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
 	select {
 	case err := <-errc:
 		return err
