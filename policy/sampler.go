@@ -78,6 +78,36 @@ func checkTokens(what string, toks []int, vocab int) error {
 // order (rows in order, one per sampled token), so the same rng state gives
 // the same samples.
 func (s *Sampler) Sample(prompts [][]int, sc SampleConfig, rng *rand.Rand) ([]Sample, error) {
+	if rng == nil && !sc.Greedy {
+		return nil, errors.New("sample: nil rng (needed unless greedy)")
+	}
+	return s.sample(prompts, sc, func(int) *rand.Rand { return rng })
+}
+
+// SampleEach is Sample with one rng per prompt: prompt i draws from
+// rngs[i] only, so its response does not depend on the other prompts of
+// the batch (a server that batches independent requests stays
+// reproducible per request). rngs may be nil when sc.Greedy.
+func (s *Sampler) SampleEach(prompts [][]int, sc SampleConfig, rngs []*rand.Rand) ([]Sample, error) {
+	if !sc.Greedy {
+		if len(rngs) != len(prompts) {
+			return nil, fmt.Errorf("sample: %d rngs for %d prompts (one each, needed unless greedy)", len(rngs), len(prompts))
+		}
+		for i, r := range rngs {
+			if r == nil {
+				return nil, fmt.Errorf("sample: nil rng for prompt %d (needed unless greedy)", i)
+			}
+		}
+	}
+	return s.sample(prompts, sc, func(i int) *rand.Rand {
+		if rngs == nil {
+			return nil
+		}
+		return rngs[i]
+	})
+}
+
+func (s *Sampler) sample(prompts [][]int, sc SampleConfig, rngOf func(i int) *rand.Rand) ([]Sample, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
@@ -87,9 +117,6 @@ func (s *Sampler) Sample(prompts [][]int, sc SampleConfig, rng *rand.Rand) ([]Sa
 	}
 	if len(prompts) == 0 {
 		return nil, nil
-	}
-	if rng == nil && !sc.Greedy {
-		return nil, errors.New("sample: nil rng (needed unless greedy)")
 	}
 	for i, p := range prompts {
 		if len(p) == 0 {
@@ -136,7 +163,7 @@ func (s *Sampler) Sample(prompts [][]int, sc SampleConfig, rng *rand.Rand) ([]Sa
 			i := sp.slot
 			pos[i] = sp.start + len(sp.tokens)
 			z := s.logits[j*V : (j+1)*V]
-			tok, lp := s.pick(z, temp, sc, rng)
+			tok, lp := s.pick(z, temp, sc, rngOf(i))
 			out[i].Tokens = append(out[i].Tokens, tok)
 			out[i].LogProbs = append(out[i].LogProbs, lp)
 			switch {

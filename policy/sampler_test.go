@@ -141,3 +141,33 @@ func TestSamplerErrors(t *testing.T) {
 	_, err := s.LogProbs(nil, []int{1})
 	require.Error(t, err)
 }
+
+// SampleEach gives each prompt the response it gets alone with the same
+// rng: batching independent requests changes none of them.
+func TestSampleEachIsBatchInvariant(t *testing.T) {
+	w := randomWeights(t, tinyConfig, false, 6)
+	s := NewSampler(w)
+	prompts := [][]int{{1, 2, 3}, {4}, {5, 6, 7, 8, 9, 10}, {3, 3}}
+	sc := SampleConfig{MaxNewTokens: 6, EOS: 2, TopP: 0.95, Temperature: 0.9}
+	rngs := func(seed uint64) []*rand.Rand {
+		out := make([]*rand.Rand, len(prompts))
+		for i := range out {
+			out[i] = rand.New(rand.NewPCG(seed, uint64(i)))
+		}
+		return out
+	}
+	for seed := uint64(0); seed < 10; seed++ {
+		batch, err := s.SampleEach(prompts, sc, rngs(seed))
+		require.NoError(t, err)
+		for i, p := range prompts {
+			alone, err := s.SampleEach([][]int{p}, sc, rngs(seed)[i:i+1])
+			require.NoError(t, err)
+			require.Equal(t, alone[0], batch[i], "seed %d prompt %d", seed, i)
+		}
+	}
+	_, err := s.SampleEach(prompts, sc, rngs(0)[:2])
+	require.ErrorContains(t, err, "2 rngs for 4 prompts")
+	g, err := s.SampleEach(prompts, SampleConfig{MaxNewTokens: 4, EOS: 2, Greedy: true}, nil)
+	require.NoError(t, err)
+	require.Len(t, g, len(prompts))
+}

@@ -336,3 +336,23 @@ func TestBadOptions(t *testing.T) {
 	_, err := New(Config{Min: 5, Max: 1, MaxTurns: 3})
 	require.ErrorContains(t, err, "max = 1 must be greater than min = 5")
 }
+
+func TestSolverWinsEveryLevel(t *testing.T) {
+	for _, id := range []string{"game:GuessTheNumber-v0-easy", hardID, "game:GuessTheNumber-v0-random"} {
+		env := makeEnv(t, id)
+		g := envs.Unwrapped(env).(*Env)
+		s := NewSolver(g)
+		for seed := uint64(0); seed < 300; seed++ {
+			_, _, err := env.Reset(seed)
+			require.NoError(t, err)
+			var last envs.Step
+			for !last.Done() {
+				a, err := s.Act("")
+				require.NoError(t, err)
+				last = step(t, env, a)
+				require.NotEqual(t, true, last.Info[envs.InfoInvalid], "%s seed %d: the solver repeated a guess or left the range", id, seed)
+			}
+			require.Equal(t, true, last.Info[envs.InfoSuccess], "%s seed %d", id, seed)
+		}
+	}
+}

@@ -1,0 +1,83 @@
+// Package chattest makes small checkpoints for the tests of chat, serve
+// and eval: a 1-layer model warmed up for a few steps on random play of
+// GuessTheNumber-easy (brief), so that its greedy answers are mostly
+// \boxed{n} guesses and its episodes last several turns.
+package chattest
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/builtin"
+	"github.com/gemgo/gemgo/policy"
+	"github.com/gemgo/gemgo/train"
+)
+
+// EnvID and Options are what the checkpoint was "trained" on.
+const EnvID = "game:GuessTheNumber-v0-easy"
+
+// Options are the env options of the checkpoint's training config.
+func Options() map[string]any { return map[string]any{"style": "brief", "partial_credit": false} }
+
+// Checkpoint returns a warmed-up checkpoint whose training config says
+// env.history = history ("none", "observations" or "actions").
+func Checkpoint(t testing.TB, history string) *policy.Checkpoint {
+	t.Helper()
+	reg := builtin.Registry()
+	rng := rand.New(rand.NewPCG(7, 7))
+	var pairs [][2]string
+	var corpus []string
+	for seed := uint64(0); len(pairs) < 400; seed++ {
+		e, err := reg.Make(EnvID, envs.FromMap(Options())...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var env envs.Env = e
+		switch history {
+		case "observations":
+			env, _ = envs.NewObservationHistory(e, 0)
+		case "actions":
+			env, _ = envs.NewActionObservationHistory(e, 0)
+		}
+		obs, _, err := env.Reset(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := envs.SamplerOf(env)
+		for {
+			a := s.SampleAction(rng)
+			pairs = append(pairs, [2]string{obs, a})
+			corpus = append(corpus, obs, a)
+			st, err := env.Step(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Done() {
+				break
+			}
+			obs = st.Obs
+		}
+	}
+	tok := policy.BuildTokenizer(corpus, 64)
+	w, err := policy.NewWeights(policy.Config{Vocab: tok.VocabSize(), Context: 96, Layers: 1, DModel: 32, Heads: 2}, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := policy.NewTrainer(w, policy.OptimConfig{LR: 3e-3, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, MaxGradNorm: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pick := func(r *rand.Rand) (string, string) { p := pairs[r.IntN(len(pairs))]; return p[0], p[1] }
+	if _, err := policy.Warmup(tr, tok, pick, policy.WarmupConfig{Steps: 40, BatchSize: 16, PromptTokens: 96 - 8}, rng); err != nil {
+		t.Fatal(err)
+	}
+	cfg := train.DefaultConfig()
+	cfg.Env.ID, cfg.Env.Options, cfg.Env.History = EnvID, Options(), history
+	cfg.Model.Context = 96
+	y, err := cfg.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &policy.Checkpoint{Policy: w, Tokenizer: tok, Meta: map[string]string{"config": string(y)}}
+}

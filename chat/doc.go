@@ -1,0 +1,20 @@
+// Package chat is the conversation side of gemgo: the chat messages an
+// LLM reads and writes, the Model contract every chat model meets, the
+// rendering of messages to a gemgo policy's prompt, an Engine that runs a
+// checkpoint as a Model (concurrent requests batched into one KV-cache
+// sampler call), and an OpenAI-compatible client (OpenAI) that is a Model
+// too.
+//
+// An episode is a conversation: the env's first observation (its
+// instructions and the initial state) is the first user message, each
+// action the policy takes is an assistant message, and each observation
+// after it is the next user message. An optional system message comes
+// first. The reply's text is the action.
+//
+// A gemgo policy has no chat template: it reads one observation string,
+// the episode so far as the history wrappers of package envs render it
+// (envs.ObservationHistory or envs.ActionObservationHistory). Format
+// renders a conversation to exactly that string, so a checkpoint reads a
+// conversation as it read its training episodes. System messages are
+// dropped: no checkpoint was trained with one.
+package chat

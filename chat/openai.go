@@ -1,0 +1,123 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+)
+
+// OpenAIConfig says how to reach an OpenAI-compatible server.
+type OpenAIConfig struct {
+	BaseURL string        // e.g. https://api.openai.com/v1 or http://127.0.0.1:8000/v1
+	Model   string        // the model name sent with every request
+	APIKey  string        // sent as a bearer token; local servers ignore it
+	Timeout time.Duration // per attempt; 0 means 60 s
+	Retries int           // retries after the first attempt (429, 5xx, timeouts, connection errors); <0 means 0
+	// LegacyMaxTokens sends the token limit as max_tokens (the deprecated
+	// name older servers want) instead of max_completion_tokens.
+	LegacyMaxTokens bool
+	HTTPClient      *http.Client // optional
+}
+
+// OpenAI is a Model behind an OpenAI-compatible chat completions endpoint,
+// called with the official client (github.com/openai/openai-go/v3): it
+// retries 408, 409, 429, 5xx and connection errors with the server's
+// Retry-After(-Ms) delay, else an exponential backoff (0.5 s · 2^n, at
+// most 8 s, with jitter), and bounds every attempt by Timeout.
+type OpenAI struct {
+	cfg    OpenAIConfig
+	client openai.Client
+}
+
+var _ Model = (*OpenAI)(nil)
+
+// NewOpenAI returns a client for cfg. The base URL and key are the
+// caller's (cmd/eval reads OPENAI_API_KEY).
+func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
+	if cfg.BaseURL == "" {
+		return nil, errors.New("openai: no base URL (e.g. http://127.0.0.1:8000/v1)")
+	}
+	if cfg.Model == "" {
+		return nil, errors.New("openai: no model name")
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 60 * time.Second
+	}
+	cfg.Retries = max(cfg.Retries, 0)
+	key := cfg.APIKey
+	if key == "" {
+		key = "none" // local servers need no key; the client wants one
+	}
+	opts := []option.RequestOption{
+		option.WithBaseURL(cfg.BaseURL), option.WithAPIKey(key),
+		option.WithMaxRetries(cfg.Retries), option.WithRequestTimeout(cfg.Timeout),
+	}
+	if cfg.HTTPClient != nil {
+		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
+	}
+	// These come after the client's defaults (which read OPENAI_BASE_URL
+	// and OPENAI_API_KEY), so the caller's choice wins.
+	return &OpenAI{cfg: cfg, client: openai.NewClient(opts...)}, nil
+}
+
+// Complete sends req (its Model is replaced by the configured one).
+func (o *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
+	p := openai.ChatCompletionNewParams{Model: o.cfg.Model}
+	for _, m := range req.Messages {
+		switch m.Role {
+		case RoleSystem:
+			p.Messages = append(p.Messages, openai.SystemMessage(m.Content))
+		case RoleUser:
+			p.Messages = append(p.Messages, openai.UserMessage(m.Content))
+		case RoleAssistant:
+			p.Messages = append(p.Messages, openai.AssistantMessage(m.Content))
+		default:
+			return Response{}, invalid("messages", "role %q: want system, user or assistant", m.Role)
+		}
+	}
+	if req.Temperature != nil {
+		p.Temperature = openai.Float(*req.Temperature)
+	}
+	if req.TopP != nil {
+		p.TopP = openai.Float(*req.TopP)
+	}
+	if req.MaxTokens > 0 {
+		if o.cfg.LegacyMaxTokens {
+			p.MaxTokens = openai.Int(int64(req.MaxTokens))
+		} else {
+			p.MaxCompletionTokens = openai.Int(int64(req.MaxTokens))
+		}
+	}
+	switch len(req.Stop) {
+	case 0:
+	case 1:
+		p.Stop.OfString = openai.String(req.Stop[0])
+	default:
+		p.Stop.OfStringArray = req.Stop
+	}
+	if req.N > 1 {
+		p.N = openai.Int(int64(req.N))
+	}
+	if req.Seed != nil {
+		p.Seed = openai.Int(*req.Seed)
+	}
+	c, err := o.client.Chat.Completions.New(ctx, p)
+	if err != nil {
+		return Response{}, fmt.Errorf("%s at %s: %w", o.cfg.Model, o.cfg.BaseURL, err)
+	}
+	if len(c.Choices) == 0 {
+		return Response{}, fmt.Errorf("%s at %s: the response has no choices", o.cfg.Model, o.cfg.BaseURL)
+	}
+	resp := Response{ID: c.ID, Model: c.Model, Usage: Usage{
+		PromptTokens: int(c.Usage.PromptTokens), CompletionTokens: int(c.Usage.CompletionTokens), TotalTokens: int(c.Usage.TotalTokens),
+	}}
+	for _, ch := range c.Choices {
+		resp.Choices = append(resp.Choices, Choice{Index: int(ch.Index), Text: ch.Message.Content, FinishReason: ch.FinishReason})
+	}
+	return resp, nil
+}

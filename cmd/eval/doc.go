@@ -1,0 +1,28 @@
+// Command eval scores policies on envs, side by side, resumably.
+//
+//	go run ./cmd/eval -policy runs/rebn_guess -policy random -policy oracle \
+//	    -env game:GuessTheNumber-v0-easy -env game:GuessTheNumber-v0-hard \
+//	    -opt style=brief -opt partial_credit=false -episodes 100 -out runs/eval_guess
+//	OPENAI_API_KEY=... go run ./cmd/eval -policy gpt-4o-mini@https://api.openai.com/v1 \
+//	    -env game:GuessTheNumber-v0-easy -episodes 50 -out runs/eval_gpt
+//
+// A -policy is a checkpoint file or run directory (its final.safetensors;
+// it reads conversations as its training run rendered observations),
+// random (the env's random valid actions), oracle (the env's solver,
+// where one exists), or MODEL@URL, an OpenAI-compatible endpoint (vLLM,
+// llama.cpp, Ollama, OpenAI, or cmd/serve), sent OPENAI_API_KEY.
+//
+// The output directory gets results.jsonl (one line per episode, appended
+// as episodes end), metadata.json (the config, its hash and the
+// aggregates), results.md and report.html; the table is printed too.
+// Rerunning the same command plays only what is missing: after Ctrl-C,
+// kill -9 or errors, nothing finished is lost or played twice.
+//
+// Seeds are seed_base … seed_base+episodes−1 for every env and policy
+// (default seed_base 2^41, disjoint from training's seeds and held-out
+// evaluation seeds). -temperature 0 (the default) is greedy; pass@k needs
+// -samples > 1 and -temperature > 0.
+//
+// Exit status: 0 done, 1 failed, 2 bad usage, 130 interrupted (finished
+// episodes are kept).
+package main

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/builtin"
+	"github.com/gemgo/gemgo/eval"
+	"github.com/gemgo/gemgo/metrics"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, builtin.Registry(), os.Args[1:], os.Stdout, os.Stderr, metrics.IsTerminal(os.Stderr))
+	stop()
+	os.Exit(code)
+}
+
+type multi []string
+
+func (m *multi) String() string     { return strings.Join(*m, " ") }
+func (m *multi) Set(s string) error { *m = append(*m, s); return nil }
+
+const (
+	exitOK          = 0
+	exitFailed      = 1
+	exitUsage       = 2
+	exitInterrupted = 130
+)
+
+func run(ctx context.Context, reg *envs.Registry, args []string, stdout, stderr io.Writer, tty bool) int {
+	cfg := eval.DefaultConfig()
+	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var policies, envIDs, opts, stops multi
+	fs.Var(&policies, "policy", "a checkpoint file or run directory, random, oracle, or MODEL@URL (repeatable)")
+	fs.Var(&envIDs, "env", "an env id (repeatable)")
+	envFile := fs.String("env-file", "", "a file of env ids, one a line (# comments)")
+	fs.Var(&opts, "opt", "an env option key=value given to every env (repeatable), e.g. style=brief")
+	fs.IntVar(&cfg.Episodes, "episodes", cfg.Episodes, "seeds per env")
+	fs.IntVar(&cfg.Samples, "samples", cfg.Samples, "episodes per seed and policy (pass@k's n)")
+	fs.Uint64Var(&cfg.SeedBase, "seed-base", cfg.SeedBase, "first env seed (default 2^41: disjoint from training's seeds)")
+	fs.Float64Var(&cfg.Temperature, "temperature", cfg.Temperature, "sampling temperature; 0 is greedy")
+	fs.Float64Var(&cfg.TopP, "top-p", cfg.TopP, "nucleus sampling mass; 0 or 1 is off")
+	fs.IntVar(&cfg.MaxTokens, "max-tokens", cfg.MaxTokens, "tokens per answer at most; 0: the policy's default")
+	fs.Var(&stops, "stop", "a stop string (repeatable, at most 4)")
+	fs.StringVar(&cfg.System, "system", "", "a system prompt for chat models")
+	fs.IntVar(&cfg.Concurrency, "concurrency", cfg.Concurrency, "episodes in flight at most")
+	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "per request attempt to an endpoint")
+	fs.IntVar(&cfg.Retries, "retries", cfg.Retries, "retries of a failed request to an endpoint (429, 5xx, timeouts)")
+	out := fs.String("out", "", "output directory (required); a rerun into it resumes")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "eval: unexpected argument %q (flags only)\n", fs.Arg(0))
+		return exitUsage
+	}
+	if *envFile != "" {
+		ids, err := readEnvFile(*envFile)
+		if err != nil {
+			fmt.Fprintln(stderr, "eval:", err)
+			return exitUsage
+		}
+		envIDs = append(envIDs, ids...)
+	}
+	cfg.Policies, cfg.Envs, cfg.Stop = policies, envIDs, stops
+	if len(opts) > 0 {
+		cfg.EnvOptions = map[string]any{}
+		for _, o := range opts {
+			k, v, ok := strings.Cut(o, "=")
+			if !ok || strings.TrimSpace(k) == "" {
+				fmt.Fprintf(stderr, "eval: -opt %q: want key=value\n", o)
+				return exitUsage
+			}
+			cfg.EnvOptions[strings.TrimSpace(k)] = v
+		}
+	}
+	if *out == "" {
+		fmt.Fprintln(stderr, "eval: -out DIR is required (results are appended there; a rerun resumes)")
+		return exitUsage
+	}
+	if err := cfg.Validate(); err != nil {
+		fmt.Fprintln(stderr, "eval:", err)
+		return exitUsage
+	}
+	oracles := eval.DefaultOracles()
+	var named []eval.Named
+	for _, spec := range cfg.Policies {
+		op, err := eval.OpenPolicy(spec, cfg, oracles, os.Getenv("OPENAI_API_KEY"))
+		if err != nil {
+			fmt.Fprintln(stderr, "eval:", err)
+			return exitUsage
+		}
+		if op.Closer != nil {
+			defer op.Closer.Close()
+		}
+		if op.Checkpoint != nil {
+			warnOptions(stderr, spec, op.Checkpoint.EnvOptions, cfg.EnvOptions)
+		}
+		named = append(named, eval.Named{Name: spec, Policy: op.Policy, Note: op.Note})
+	}
+	md, err := eval.Run(ctx, cfg, named, eval.Options{Dir: *out, Registry: reg, Progress: stderr, TTY: tty})
+	if md.Hash != "" {
+		fmt.Fprint(stdout, eval.Markdown(md))
+	}
+	switch {
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintf(stderr, "eval: interrupted; the finished episodes are in %s: rerun the same command to continue\n", *out)
+		return exitInterrupted
+	case err != nil:
+		fmt.Fprintln(stderr, "eval:", err)
+		if md.Hash == "" && strings.Contains(err.Error(), "-env") {
+			return exitUsage
+		}
+		return exitFailed
+	}
+	fmt.Fprintf(stderr, "eval: %d episodes played; results in %s\n", md.Played, *out)
+	return exitOK
+}
+
+// warnOptions notes where a checkpoint's training env options differ from
+// the evaluation's: the policy then plays text it never saw.
+func warnOptions(w io.Writer, spec string, trained, evalOpts map[string]any) {
+	for k, v := range trained {
+		if ev, ok := evalOpts[k]; !ok || fmt.Sprint(ev) != fmt.Sprint(v) {
+			fmt.Fprintf(w, "eval: note: %s trained with env option %s=%v, this evaluation has %s (add -opt %s=%v to match)\n", spec, k, v, optText(ev, ok), k, v)
+		}
+	}
+}
+
+func optText(v any, ok bool) string {
+	if !ok {
+		return "the default"
+	}
+	return fmt.Sprint(v)
+}
+
+func readEnvFile(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("-env-file: %w", err)
+	}
+	defer f.Close()
+	var ids []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if i := strings.Index(line, "#"); i >= 0 {
+			line = strings.TrimSpace(line[:i])
+		}
+		if line != "" {
+			ids = append(ids, line)
+		}
+	}
+	return ids, sc.Err()
+}

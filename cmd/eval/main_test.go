@@ -1,0 +1,50 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gemgo/gemgo/envs/builtin"
+	"github.com/stretchr/testify/require"
+)
+
+func TestUsageErrors(t *testing.T) {
+	for args, want := range map[string]string{
+		"-env game:GuessTheNumber-v0-easy -out D":                           "no -policy",
+		"-policy random -out D":                                             "no -env",
+		"-policy random -env game:GuessTheNumber-v0-easy":                   "-out DIR is required",
+		"-policy nope -env game:GuessTheNumber-v0-easy -out D":              "not random, oracle",
+		"-policy random -env game:GuessTheNumber-v0-easy -samples 4 -out D": "-temperature > 0",
+		"-policy random -env game:GuessTheNumbr-v0-easy -out D":             "GuessTheNumber-v0-easy",
+		"-policy random -env game:GuessTheNumber-v0-easy -opt x -out D":     "want key=value",
+	} {
+		var out, errb bytes.Buffer
+		a := strings.ReplaceAll(args, " D", " "+t.TempDir())
+		code := run(context.Background(), builtin.Registry(), strings.Fields(a), &out, &errb, false)
+		require.Equal(t, exitUsage, code, "%s: %s", args, errb.String())
+		require.Contains(t, errb.String(), want, args)
+	}
+}
+
+func TestEvalPrintsTheTable(t *testing.T) {
+	dir := t.TempDir()
+	envFile := filepath.Join(dir, "envs.txt")
+	require.NoError(t, os.WriteFile(envFile, []byte("# the games\ngame:GuessTheNumber-v0-easy\n"), 0o644))
+	args := []string{"-policy", "random", "-policy", "oracle", "-env-file", envFile, "-opt", "style=brief", "-episodes", "20", "-out", filepath.Join(dir, "out")}
+	var out, errb bytes.Buffer
+	require.Equal(t, exitOK, run(context.Background(), builtin.Registry(), args, &out, &errb, false), errb.String())
+	require.Contains(t, out.String(), "| game:GuessTheNumber-v0-easy | ")
+	require.Contains(t, out.String(), "1.000 [1.000, 1.000]", "the oracle's success")
+	for _, f := range []string{"results.jsonl", "metadata.json", "report.html", "results.md"} {
+		require.FileExists(t, filepath.Join(dir, "out", f))
+	}
+	// a canceled run exits 130
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	args[len(args)-1] = filepath.Join(dir, "out2")
+	require.Equal(t, exitInterrupted, run(ctx, builtin.Registry(), args, &out, &errb, false))
+}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/gemgo/gemgo/chat"
+	"github.com/gemgo/gemgo/policy"
+	"github.com/gemgo/gemgo/serve"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stderr, nil)
+	stop()
+	os.Exit(code)
+}
+
+// run is the command; ready, when set, gets the bound address.
+func run(ctx context.Context, args []string, stderr io.Writer, ready func(string)) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	ckPath := fs.String("checkpoint", "", "checkpoint file, or a run directory (its final.safetensors)")
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	name := fs.String("name", "gemgo", "the model's name in the API")
+	queue := fs.Int("queue", 256, "waiting requests at most; more are answered 429")
+	maxBatch := fs.Int("max-batch", 64, "prompts per sampler call at most")
+	grace := fs.Duration("grace", 10*time.Second, "time for requests in flight at shutdown")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if *ckPath == "" {
+		fmt.Fprintln(stderr, "serve: -checkpoint is required (a .safetensors file or a run directory)")
+		return 2
+	}
+	if *queue < 1 || *maxBatch < 1 {
+		fmt.Fprintf(stderr, "serve: -queue = %d, -max-batch = %d: both must be ≥ 1\n", *queue, *maxBatch)
+		return 2
+	}
+	path := *ckPath
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, "final.safetensors")
+	}
+	ck, err := policy.LoadCheckpoint(path)
+	if err != nil {
+		fmt.Fprintln(stderr, "serve:", err)
+		return 2
+	}
+	set, err := chat.CheckpointSettings(ck)
+	if err != nil {
+		fmt.Fprintln(stderr, "serve:", err)
+		return 2
+	}
+	eng, err := chat.NewEngine(ck, chat.EngineConfig{Name: *name, Settings: set, Queue: *queue, MaxBatch: *maxBatch})
+	if err != nil {
+		fmt.Fprintln(stderr, "serve:", err)
+		return 2
+	}
+	defer eng.Close()
+	srv := &serve.Server{Model: eng, Name: *name}
+	err = srv.ListenAndServe(ctx, *addr, *grace, func(a string) {
+		fmt.Fprintf(stderr, "serve: %s (trained on %s, history %s) at http://%s/v1\n", path, set.EnvID, set.Format.History, a)
+		if ready != nil {
+			ready(a)
+		}
+	})
+	if err != nil {
+		fmt.Fprintln(stderr, "serve:", err)
+		return 1
+	}
+	fmt.Fprintln(stderr, "serve: stopped")
+	return 0
+}

@@ -1,0 +1,23 @@
+// Package eval scores policies on envs: a checkpoint (run in process by a
+// chat.Engine), the env's random player, a solver (an Oracle, where the
+// env has one), or any model behind an OpenAI-compatible endpoint. It is
+// the library behind cmd/eval.
+//
+// Every (policy, env, seed, sample) is one episode, played as a chat
+// (see package chat) and written as one line of results.jsonl, fsynced,
+// in the order episodes finish. A rerun with the same config reads the
+// file and plays only the episodes that have no line without an error, so
+// a killed run loses nothing that finished and repeats nothing. The
+// metadata.json beside it holds the resolved config, its hash, and the
+// aggregates per policy × env: success rate and mean return with
+// percentile-bootstrap 95% intervals, mean turns and tokens, and the
+// unbiased pass@k of Chen et al. (2021), 1 − C(n−c, k)/C(n, k) for n
+// samples per seed of which c succeed.
+//
+// Episodes run in goroutines, at most Config.Concurrency at once; each
+// policy call of an episode is one chat request. A checkpoint's requests
+// from concurrent episodes are batched into one sampler call by its
+// Engine, as a served checkpoint's are. An error of a policy (a server
+// that times out, answers 5xx after the retries, or sends garbage) ends
+// that episode, recorded with the error; it does not stop the run.
+package eval

@@ -1,0 +1,149 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gemgo/gemgo/chat"
+	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/policy"
+)
+
+// Turn is a policy's answer in one step of an episode.
+type Turn struct {
+	Action           string // the text given to Env.Step
+	FinishReason     string // chat.FinishStop or FinishLength for chat models; "" otherwise
+	PromptTokens     int
+	CompletionTokens int
+}
+
+// Policy plays episodes. NewEpisode is called once per episode with the
+// env's registry id and the env as the registry made it (reset already);
+// the Actor answers that episode's turns. A Policy is used from many
+// goroutines at once.
+type Policy interface {
+	NewEpisode(id string, env envs.Env) (Actor, error)
+}
+
+// Actor answers the turns of one episode: msgs is the conversation so far
+// (ending with the latest observation as a user message) and rng the
+// episode's own random source.
+type Actor interface {
+	Act(ctx context.Context, msgs []chat.Message, rng *rand.Rand) (Turn, error)
+}
+
+// Random plays the env's random valid actions (envs.ActionSampler).
+type Random struct{}
+
+// NewEpisode needs an env that can draw random actions.
+func (Random) NewEpisode(_ string, env envs.Env) (Actor, error) {
+	s, ok := envs.SamplerOf(env)
+	if !ok {
+		return nil, errors.New("random: the env has no SampleAction (envs.ActionSampler)")
+	}
+	return randomActor{s}, nil
+}
+
+type randomActor struct{ s envs.ActionSampler }
+
+func (a randomActor) Act(_ context.Context, _ []chat.Message, rng *rand.Rand) (Turn, error) {
+	return Turn{Action: a.s.SampleAction(rng)}, nil
+}
+
+// ChatPolicy asks a chat model for each action: the reply's text is the
+// action. With RequireFinish, an unfinished reply (finish_reason length)
+// is sent to the env as "" (a format error), as training sends one.
+type ChatPolicy struct {
+	Model         chat.Model
+	Request       chat.Request // the sampling fields sent with every turn (Messages are the episode's)
+	RequireFinish bool
+}
+
+// NewEpisode starts a conversation; every env can be played by a chat model.
+func (p *ChatPolicy) NewEpisode(string, envs.Env) (Actor, error) { return chatActor{p}, nil }
+
+type chatActor struct{ p *ChatPolicy }
+
+func (a chatActor) Act(ctx context.Context, msgs []chat.Message, rng *rand.Rand) (Turn, error) {
+	req := a.p.Request
+	req.Messages = msgs
+	if req.Temperature == nil || *req.Temperature > 0 {
+		req.Seed = chat.Int64(int64(rng.Uint64() >> 1))
+	}
+	resp, err := a.p.Model.Complete(ctx, req)
+	if err != nil {
+		return Turn{}, err
+	}
+	if len(resp.Choices) == 0 {
+		return Turn{}, errors.New("the model answered with no choices")
+	}
+	c := resp.Choices[0]
+	t := Turn{Action: c.Text, FinishReason: c.FinishReason, PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens}
+	if a.p.RequireFinish && c.FinishReason == chat.FinishLength {
+		t.Action = ""
+	}
+	return t, nil
+}
+
+// Opened is a policy ready to play, with what must be closed after.
+type Opened struct {
+	Policy Policy
+	Closer io.Closer // nil when nothing to close
+	Note   string    // what it is, for the report
+	// Checkpoint is set for a checkpoint: how its run played its env.
+	Checkpoint *chat.Settings
+}
+
+// OpenPolicy turns a -policy spec into a Policy:
+//
+//	random               the env's random valid actions
+//	oracle               the env's solver (see Oracles)
+//	MODEL@URL            an OpenAI-compatible endpoint, e.g. gpt-4o-mini@https://api.openai.com/v1
+//	PATH                 a checkpoint file, or a run directory (its final.safetensors)
+//
+// apiKey is sent to endpoints (cmd/eval reads OPENAI_API_KEY).
+func OpenPolicy(spec string, cfg Config, oracles *Oracles, apiKey string) (Opened, error) {
+	req := chat.Request{MaxTokens: cfg.MaxTokens, Stop: cfg.Stop, Temperature: chat.Float(cfg.Temperature)}
+	if cfg.TopP > 0 && cfg.TopP < 1 {
+		req.TopP = chat.Float(cfg.TopP)
+	}
+	switch {
+	case spec == "random":
+		return Opened{Policy: Random{}, Note: "the env's random valid actions"}, nil
+	case spec == "oracle":
+		return Opened{Policy: oracles, Note: "the env's solver"}, nil
+	case strings.Contains(spec, "@http://") || strings.Contains(spec, "@https://"):
+		name, url, _ := strings.Cut(spec, "@")
+		m, err := chat.NewOpenAI(chat.OpenAIConfig{BaseURL: url, Model: name, APIKey: apiKey, Timeout: cfg.Timeout, Retries: cfg.Retries})
+		if err != nil {
+			return Opened{}, fmt.Errorf("-policy %s: %w", spec, err)
+		}
+		return Opened{Policy: &ChatPolicy{Model: m, Request: req, RequireFinish: true}, Note: "OpenAI-compatible endpoint " + url}, nil
+	}
+	path := spec
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, "final.safetensors")
+	} else if err != nil {
+		return Opened{}, fmt.Errorf("-policy %s: not random, oracle, MODEL@http(s)://URL, nor an existing checkpoint file or run directory", spec)
+	}
+	ck, err := policy.LoadCheckpoint(path)
+	if err != nil {
+		return Opened{}, fmt.Errorf("-policy %s: %w", spec, err)
+	}
+	set, err := chat.CheckpointSettings(ck)
+	if err != nil {
+		return Opened{}, fmt.Errorf("-policy %s: %w", spec, err)
+	}
+	eng, err := chat.NewEngine(ck, chat.EngineConfig{Settings: set, MaxBatch: max(cfg.Concurrency, 1), Queue: max(4*cfg.Concurrency, 64)})
+	if err != nil {
+		return Opened{}, fmt.Errorf("-policy %s: %w", spec, err)
+	}
+	note := fmt.Sprintf("checkpoint %s (trained on %s, history %s)", path, set.EnvID, set.Format.History)
+	return Opened{Policy: &ChatPolicy{Model: eng, Request: req, RequireFinish: set.RequireEOS}, Closer: eng, Note: note, Checkpoint: &set}, nil
+}

@@ -1,0 +1,203 @@
+package eval
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/internal/atomicfile"
+	"github.com/gemgo/gemgo/metrics"
+)
+
+// Named is a policy with the spec it was opened from (its name in results).
+type Named struct {
+	Name   string
+	Policy Policy
+	Note   string // shown in the report
+}
+
+// Metadata is metadata.json.
+type Metadata struct {
+	Config     Config       `json:"config"`
+	Hash       string       `json:"config_hash"`
+	Settings   string       `json:"settings_hash"` // Config.EpisodeHash
+	Policies   []PolicyInfo `json:"policies"`
+	Aggregates []Aggregate  `json:"aggregates"` // policy-major, in config order
+	Played     int          `json:"played"`     // episodes played by this run
+	WallS      float64      `json:"wall_s"`     // this run's time
+	Complete   bool         `json:"complete"`   // every episode of the config has a record without error
+}
+
+// PolicyInfo describes one policy of the run.
+type PolicyInfo struct {
+	Name string `json:"name"`
+	Note string `json:"note"`
+}
+
+// Options are the parts of a run outside its Config.
+type Options struct {
+	Dir      string         // the output directory (created)
+	Registry *envs.Registry // where the env ids are made
+	Progress io.Writer      // progress lines (nil: none)
+	TTY      bool           // a live progress bar instead of lines
+}
+
+// Run plays every episode of cfg that dir's results.jsonl does not hold
+// finished (a record without error), appending each as it ends, then
+// writes metadata.json, report.html and results.md. When ctx is done it
+// stops starting episodes, drops the ones in flight (a rerun plays them)
+// and returns ctx's error after writing the files for what finished.
+func Run(ctx context.Context, cfg Config, pols []Named, opt Options) (Metadata, error) {
+	if err := cfg.Validate(); err != nil {
+		return Metadata{}, err
+	}
+	if len(pols) != len(cfg.Policies) {
+		return Metadata{}, fmt.Errorf("eval: %d policies opened for %d specs", len(pols), len(cfg.Policies))
+	}
+	for _, id := range cfg.Envs {
+		e, err := opt.Registry.Make(id, envs.FromMap(cfg.EnvOptions)...)
+		if err != nil {
+			return Metadata{}, fmt.Errorf("-env %s: %w", id, err)
+		}
+		if c, ok := e.(io.Closer); ok {
+			c.Close()
+		}
+	}
+	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
+		return Metadata{}, fmt.Errorf("eval: %w", err)
+	}
+	rf, recs, err := openResults(filepath.Join(opt.Dir, ResultsFile))
+	if err != nil {
+		return Metadata{}, err
+	}
+	defer rf.Close()
+	settings := cfg.EpisodeHash()
+	for i, r := range recs {
+		if r.Settings != settings {
+			return Metadata{}, fmt.Errorf("eval: %s line %d was played with other settings (env options, seed base, temperature, top-p, max tokens, stop or system prompt: hash %s, this run's %s); choose a new -out directory", filepath.Join(opt.Dir, ResultsFile), i+1, r.Settings, settings)
+		}
+	}
+	byKey := Latest(recs)
+	type job struct {
+		p int
+		k Key
+	}
+	var jobs []job
+	for pi, p := range pols {
+		for _, id := range cfg.Envs {
+			for i := 0; i < cfg.Episodes; i++ {
+				for s := 0; s < cfg.Samples; s++ {
+					k := Key{p.Name, id, cfg.SeedBase + uint64(i), s}
+					if r, ok := byKey[k]; !ok || r.Error != "" {
+						jobs = append(jobs, job{pi, k})
+					}
+				}
+			}
+		}
+	}
+	start := time.Now()
+	var prog *metrics.Progress
+	if opt.Progress != nil && len(jobs) > 0 {
+		prog = metrics.NewProgress(opt.Progress, len(jobs), opt.TTY)
+		prog.Printf("eval: %d episodes to play (%d already in %s)", len(jobs), len(byKey), opt.Dir)
+	}
+	// 1. Play: workers take jobs in order; this goroutine writes records.
+	jobc := make(chan job)
+	out := make(chan Record)
+	var wg sync.WaitGroup
+	for range min(cfg.Concurrency, max(len(jobs), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobc {
+				rec := play(ctx, pols[j.p].Policy, opt.Registry, &cfg, j.k)
+				if ctx.Err() != nil {
+					continue // cut short: a rerun plays it
+				}
+				out <- rec
+			}
+		}()
+	}
+	go func() {
+		defer close(jobc)
+		for _, j := range jobs {
+			select {
+			case jobc <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(out) }()
+	played, solved, errs := 0, 0, 0
+	var werr error
+	for rec := range out {
+		if werr != nil {
+			continue
+		}
+		if werr = rf.append(rec); werr != nil {
+			continue
+		}
+		byKey[rec.Key] = rec
+		played++
+		if rec.Success {
+			solved++
+		}
+		if rec.Error != "" {
+			errs++
+			if prog != nil && errs <= 5 {
+				prog.Printf("episode %s %s seed %d sample %d: %s", rec.Policy, rec.Env, rec.Seed, rec.Sample, rec.Error)
+			}
+		}
+		if prog != nil && (played%max(1, len(jobs)/50) == 0 || played == len(jobs)) { // about 50 lines
+			prog.Update(played, map[string]float64{metrics.KeySuccess: float64(solved) / float64(played), metrics.KeyWallSeconds: time.Since(start).Seconds()})
+		}
+	}
+	if prog != nil {
+		if err := prog.Finish(); err != nil && werr == nil {
+			werr = err
+		}
+	}
+	if werr != nil {
+		return Metadata{}, werr
+	}
+	// 2. Aggregate and report.
+	md := Metadata{Config: cfg, Hash: cfg.Hash(), Settings: settings, Played: played, WallS: time.Since(start).Seconds(), Complete: true}
+	for _, p := range pols {
+		md.Policies = append(md.Policies, PolicyInfo{Name: p.Name, Note: p.Note})
+		for _, id := range cfg.Envs {
+			rng := rand.New(rand.NewPCG(1, 2)) // fixed, per aggregate: the same records give the same intervals
+			a := aggregate(&cfg, p.Name, id, byKey, rng)
+			if a.Missing > 0 || a.Errors > 0 {
+				md.Complete = false
+			}
+			md.Aggregates = append(md.Aggregates, a)
+		}
+	}
+	if err := writeOutputs(opt.Dir, md); err != nil {
+		return md, err
+	}
+	return md, ctx.Err()
+}
+
+// writeOutputs writes metadata.json, results.md and report.html.
+func writeOutputs(dir string, md Metadata) error {
+	b, err := json.MarshalIndent(md, "", "  ")
+	if err != nil {
+		return fmt.Errorf("metadata: %w", err)
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, MetadataFile), append(b, '\n')); err != nil {
+		return fmt.Errorf("metadata: %w", err)
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, TableFile), []byte(Markdown(md))); err != nil {
+		return fmt.Errorf("table: %w", err)
+	}
+	return WriteReport(filepath.Join(dir, ReportFile), md)
+}
