@@ -10,6 +10,10 @@
 // the load balancer's check. docs/envserver.md has the protocol, the
 // Python clients and how to run replicas.
 //
+// -tools python,search lets clients wrap their env with those tools in the
+// reset data; the tools then run on this machine (python in package
+// sandbox), so the default serves none.
+//
 // SIGINT or SIGTERM drains the server: /health turns unhealthy, sessions
 // finish the message they are handling and are closed with status 1001,
 // and the process exits 0 (1 when -drain elapses first).

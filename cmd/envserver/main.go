@@ -10,11 +10,15 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/envs/remote"
+	"github.com/gemgo/gemgo/sandbox"
+	"github.com/gemgo/gemgo/tools"
 )
 
 func main() {
@@ -33,6 +37,7 @@ func run(args []string, stderr io.Writer, ready chan<- string) int {
 	maxMsg := fs.Int64("max-message", remote.DefaultMaxMessageBytes, "largest client message in bytes; a larger one closes the session (status 1009)")
 	writeTimeout := fs.Duration("write-timeout", remote.DefaultWriteTimeout, "drop a session whose client does not read a reply within this long")
 	drain := fs.Duration("drain", 30*time.Second, "on SIGINT/SIGTERM, wait this long for sessions to close")
+	toolList := fs.String("tools", "", "tool kinds clients may wrap their env with in the reset data, comma-separated: python,search (python runs the model's code, sandboxed, on this machine); empty serves none")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -47,13 +52,31 @@ func run(args []string, stderr io.Writer, ready chan<- string) int {
 		fmt.Fprintf(stderr, "envserver: -max-sessions = %d: must be ≥ 1\n", *maxSessions)
 		return 2
 	}
+	var toolKinds []string
+	for _, k := range strings.Split(*toolList, ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			toolKinds = append(toolKinds, k)
+		}
+	}
+	for _, k := range toolKinds {
+		if !slices.Contains(remote.ServableTools, k) {
+			fmt.Fprintf(stderr, "envserver: -tools: %q: want a comma-separated list of %s (mcp cannot be served: its spec names a program or host of the client's choosing)\n", k, strings.Join(remote.ServableTools, ", "))
+			return 2
+		}
+	}
 	srv, err := remote.NewServer(builtin.Registry(), remote.Config{
 		DefaultID: *envID, MaxSessions: *maxSessions, IdleTimeout: *idle,
-		MaxMessageBytes: *maxMsg, WriteTimeout: *writeTimeout,
+		MaxMessageBytes: *maxMsg, WriteTimeout: *writeTimeout, Tools: toolKinds,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "envserver: -env: %v\n", err)
 		return 2
+	}
+	if len(toolKinds) > 0 {
+		fmt.Fprintf(stderr, "envserver: serving %s tools: clients' tool calls run on this machine\n", strings.Join(toolKinds, ", "))
+	}
+	if slices.Contains(toolKinds, tools.KindPython) {
+		fmt.Fprintf(stderr, "envserver: python tool sandbox: %s\n", sandbox.Detect())
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

@@ -24,6 +24,8 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-env", "game:Nope"}, "unknown env id"},
 		{[]string{"-max-sessions", "0"}, "-max-sessions = 0"},
 		{[]string{"extra"}, "unexpected argument"},
+		{[]string{"-tools", "python,mcp"}, `-tools: "mcp": want a comma-separated list of python, search (mcp cannot be served`},
+		{[]string{"-tools", "pyton"}, `-tools: "pyton"`},
 		{[]string{"-no-such-flag"}, "flag provided but not defined"},
 	} {
 		var stderr bytes.Buffer

@@ -17,6 +17,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/tools"
 )
 
 // Dialer connects Envs to a server. The zero value uses the defaults.
@@ -28,6 +29,11 @@ type Dialer struct {
 	ReadLimit int64
 	// HTTPClient makes the connection (http.DefaultClient when nil).
 	HTTPClient *http.Client
+	// Tools wraps the env with tools on the server (the reset data's
+	// tools): the server must allow their kinds (cmd/envserver -tools).
+	// To run tools in the caller's process instead, wrap the Env that
+	// Dial returns with tools.Wrap.
+	Tools []tools.Spec
 }
 
 // Dial connects to the server at rawURL and makes the env id with opts
@@ -86,6 +92,9 @@ func (d *Dialer) Dial(ctx context.Context, rawURL, id string, opts ...envs.Optio
 		options[o.Name] = o.Value
 	}
 	data := map[string]any{"options": options}
+	if len(d.Tools) > 0 {
+		data["tools"] = d.Tools
+	}
 	if id != "" {
 		data["env_id"] = id
 	}

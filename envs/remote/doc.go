@@ -21,7 +21,10 @@
 // reward, done and metadata from the observation dict, so terminated,
 // truncated and info travel inside it. The env is chosen by the route
 // (/e/{id}/ws), by env_id in the reset data, or by the server's default;
-// options go in the reset data. The HTTP routes /health, /metadata,
+// options go in the reset data, and so do tool wrappers (tools: a list of
+// tools.Spec in their JSON form), which the server serves only when its
+// Config.Tools allows their kinds, since they run on the server (Dialer's
+// Tools asks for them from Go). The HTTP routes /health, /metadata,
 // /schema, /reset, /step and /state (also under /e/{id}/) keep OpenEnv's
 // shapes; HTTP keeps no episode between requests, so POST /step replays
 // one from its seed and earlier actions.

@@ -47,7 +47,11 @@ func (s *Server) handleMetadata(w http.ResponseWriter, r *http.Request) {
 		}
 		name, desc = id, s.reg.Description(id)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"name": name, "description": desc, "version": s.cfg.Version})
+	served := s.cfg.Tools
+	if served == nil {
+		served = []string{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"name": name, "description": desc, "version": s.cfg.Version, "tools": served})
 }
 
 // Schemas of the action, the observation and the state, as /schema
@@ -157,7 +161,7 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request, body []byte, kin
 		writeCodeError(w, werr)
 		return
 	}
-	if werr := ss.ensureEnv(req.EnvID, req.Options); werr != nil {
+	if werr := ss.ensureEnv(req); werr != nil {
 		writeCodeError(w, werr)
 		return
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/tools"
 )
 
 // Config is a server's limits. Zero values mean the defaults.
@@ -39,6 +40,11 @@ type Config struct {
 	WriteTimeout time.Duration
 	// Version is reported by /metadata.
 	Version string
+	// Tools lists the tool kinds a client may wrap its env with in the
+	// reset data (tools: [{"name": "python"}]), from ServableTools; empty
+	// serves none. The tools run on the server: a python tool runs the
+	// model's code (in package sandbox) on this machine.
+	Tools []string
 }
 
 // Defaults of Config.
@@ -92,6 +98,9 @@ func NewServer(reg *envs.Registry, cfg Config) (*Server, error) {
 		return nil, errors.New("remote: NewServer needs a registry (builtin.Registry(), say)")
 	}
 	cfg = cfg.withDefaults()
+	if err := checkToolsAllowed(cfg.Tools); err != nil {
+		return nil, err
+	}
 	if cfg.DefaultID != "" {
 		env, err := reg.Make(cfg.DefaultID)
 		if err != nil {
@@ -222,8 +231,9 @@ func (s *Server) resolveID(routeID, dataID string) (string, *Error) {
 	return "", errorf(CodeValidation, "no env named: connect to /e/{id}/ws or give reset data {\"env_id\": \"game:GuessTheNumber-v0-easy\"} (the server has no default env; cmd/envserver -env sets one)")
 }
 
-// makeEnv makes an env, turning a panic in its factory into an error.
-func (s *Server) makeEnv(id string, options map[string]any) (env envs.Env, werr *Error) {
+// makeEnv makes an env, wrapped with the tools of specs, turning a panic
+// in its factory into an error.
+func (s *Server) makeEnv(id string, options map[string]any, specs []tools.Spec) (env envs.Env, werr *Error) {
 	defer func() {
 		if p := recover(); p != nil {
 			env, werr = nil, errorf(CodeFactory, "make %s: panic: %v", id, p)
@@ -233,7 +243,7 @@ func (s *Server) makeEnv(id string, options map[string]any) (env envs.Env, werr 
 	if err != nil {
 		return nil, errorf(CodeFactory, "%v", err)
 	}
-	return e, nil
+	return wrapTools(e, id, specs)
 }
 
 // newSeed picks the seed of a reset that gave none; the observation

@@ -138,7 +138,7 @@ func (ss *session) handle(frame []byte) (quit bool) {
 		_ = ss.conn.Close(websocket.StatusNormalClosure, "closed by the client")
 		return true
 	case msgDescribe:
-		if werr := ss.ensureEnv(req.EnvID, req.Options); werr != nil {
+		if werr := ss.ensureEnv(req); werr != nil {
 			return !ss.replyError(werr)
 		}
 		return !ss.reply(msgDescribe, ss.describe())
@@ -155,27 +155,34 @@ func (ss *session) handle(frame []byte) (quit bool) {
 	}
 }
 
-// ensureEnv makes the env that id and options name, reusing the current
-// one when they are the same, or when neither is given.
-func (ss *session) ensureEnv(dataID string, options map[string]any) *Error {
-	if ss.env != nil && dataID == "" && options == nil {
+// ensureEnv makes the env that req's env id, options and tools name,
+// reusing the current one when they are the same, or when none is given.
+func (ss *session) ensureEnv(req request) *Error {
+	if ss.env != nil && req.EnvID == "" && req.Options == nil && req.Tools == nil {
 		return nil
 	}
-	id, werr := ss.srv.resolveID(ss.routeID, dataID)
+	id, werr := ss.srv.resolveID(ss.routeID, req.EnvID)
 	if werr != nil {
+		return werr
+	}
+	if werr := ss.srv.checkTools(req.Type, req.Tools); werr != nil {
 		return werr
 	}
 	var key bytes.Buffer
 	key.WriteString(id)
 	key.WriteByte(0)
-	if err := appendValue(&key, reflect.ValueOf(options)); err != nil {
+	if err := appendValue(&key, reflect.ValueOf(req.Options)); err != nil {
 		return errorf(CodeValidation, "options: %v", err)
+	}
+	key.WriteByte(0)
+	if err := appendValue(&key, reflect.ValueOf(req.Tools)); err != nil {
+		return errorf(CodeValidation, "tools: %v", err)
 	}
 	if ss.env != nil && key.String() == ss.envKey {
 		return nil
 	}
 	ss.closeEnv()
-	env, werr := ss.srv.makeEnv(id, options)
+	env, werr := ss.srv.makeEnv(id, req.Options, req.Tools)
 	if werr != nil {
 		return werr
 	}
@@ -206,7 +213,7 @@ func (ss *session) guard(what string, f func() error) (werr *Error) {
 }
 
 func (ss *session) reset(req request) bool {
-	if werr := ss.ensureEnv(req.EnvID, req.Options); werr != nil {
+	if werr := ss.ensureEnv(req); werr != nil {
 		return ss.replyError(werr)
 	}
 	seed := req.Seed

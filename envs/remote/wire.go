@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gemgo/gemgo/tools"
 )
 
 // OpenEnv's error codes, sent as {"type":"error","data":{"message","code"}}.
@@ -62,6 +64,7 @@ type request struct {
 	HasSeed   bool
 	EnvID     string
 	Options   map[string]any
+	Tools     []tools.Spec // nil: the data named no tools
 	EpisodeID string
 	// step
 	Action string
@@ -72,8 +75,8 @@ type request struct {
 // Fields each message's data may hold; anything else is a VALIDATION_ERROR
 // that lists these.
 var allowedFields = map[string][]string{
-	msgReset:    {"seed", "env_id", "options", "episode_id"},
-	msgDescribe: {"env_id", "options"},
+	msgReset:    {"seed", "env_id", "options", "tools", "episode_id"},
+	msgDescribe: {"env_id", "options", "tools"},
 	msgStep:     {"message", "message_b64", "metadata"},
 	msgRand:     {"value"},
 	msgState:    {},
@@ -92,6 +95,7 @@ type fieldWire struct {
 	Seed       *json.Number    `json:"seed"`
 	EnvID      *string         `json:"env_id"`
 	Options    *map[string]any `json:"options"`
+	Tools      json.RawMessage `json:"tools"`
 	EpisodeID  *string         `json:"episode_id"`
 	Message    *string         `json:"message"`
 	MessageB64 *string         `json:"message_b64"`
@@ -107,6 +111,7 @@ func (f *fieldWire) present() []string {
 		set  bool
 	}{
 		{"seed", f.Seed != nil}, {"env_id", f.EnvID != nil}, {"options", f.Options != nil},
+		{"tools", f.Tools != nil && !isNull(f.Tools)},
 		{"episode_id", f.EpisodeID != nil}, {"message", f.Message != nil},
 		{"message_b64", f.MessageB64 != nil}, {"metadata", f.Metadata != nil}, {"value", f.Value != nil},
 	} {
@@ -167,6 +172,13 @@ func decodeRequest(frame []byte) (request, *Error) {
 		if data.Options != nil {
 			r.Options = *data.Options
 		}
+		if data.Tools != nil && !isNull(data.Tools) {
+			specs, werr := decodeTools(typ, data.Tools)
+			if werr != nil {
+				return request{}, werr
+			}
+			r.Tools = specs
+		}
 		if data.EpisodeID != nil {
 			if len(*data.EpisodeID) > 255 {
 				return request{}, errorf(CodeValidation, "%s: episode_id must be at most 255 bytes", typ)
@@ -191,6 +203,35 @@ func decodeRequest(frame []byte) (request, *Error) {
 	}
 	return r, nil
 }
+
+// decodeTools reads a reset's tools: a list of tools.Spec in their JSON
+// form ({"name": "python", "max_uses": 5}), checked by
+// tools.ValidateSpecs. Errors name the bad entry as tools[i].
+func decodeTools(typ string, raw json.RawMessage) ([]tools.Spec, *Error) {
+	var list []json.RawMessage
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return nil, errorf(CodeValidation, `%s: tools must be a list such as [{"name": "python", "max_uses": 5}]`, typ)
+	}
+	if len(list) > maxTools {
+		return nil, errorf(CodeValidation, "%s: tools has %d entries: at most %d (one per kind: %s)", typ, len(list), maxTools, strings.Join(tools.Names(), ", "))
+	}
+	specs := make([]tools.Spec, len(list))
+	for i, e := range list {
+		if err := json.Unmarshal(e, &specs[i]); err != nil {
+			return nil, errorf(CodeValidation, "%s: tools[%d]: %v", typ, i, err)
+		}
+	}
+	if err := tools.ValidateSpecs(specs); err != nil {
+		// ValidateSpecs names keys as a config does (env.tools[i].key);
+		// on the wire the list is the reset data's tools.
+		return nil, errorf(CodeValidation, "%s: %s", typ, strings.NewReplacer("env.tools[", "tools[", "\n", "; ").Replace(err.Error()))
+	}
+	return specs, nil
+}
+
+// maxTools bounds a reset's tool list: tools.ValidateSpecs allows one
+// tool per kind.
+const maxTools = 3
 
 func unknownField(typ, k string) *Error {
 	list := "none"
@@ -219,7 +260,7 @@ func classify(frame []byte, err error) *Error {
 		return errorf(CodeValidation, "field %s must not be a JSON %s", clip(strings.TrimPrefix(typ.Field, "data.")), typ.Value)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		name, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
-		return errorf(CodeValidation, "unknown field %q: a message has \"type\" and \"data\", and data the fields of its type (reset: seed, env_id, options, episode_id; step: message)", clip(name))
+		return errorf(CodeValidation, "unknown field %q: a message has \"type\" and \"data\", and data the fields of its type (reset: seed, env_id, options, tools, episode_id; step: message)", clip(name))
 	}
 	return errorf(CodeValidation, "%s", clip(err.Error()))
 }

@@ -5,9 +5,12 @@ import (
 	"math"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemgo/gemgo/tools"
 )
 
 func TestDecodeRequestCodes(t *testing.T) {
@@ -25,6 +28,18 @@ func TestDecodeRequestCodes(t *testing.T) {
 		{`{"type":"state"}`, ""},
 		{`{"type":"close"}`, ""},
 		{`{"type":"rand","data":{"value":"123"}}`, ""},
+		{`{"type":"reset","data":{"tools":[{"name":"python","max_uses":2,"timeout":"3s"},{"name":"search_tool"}]}}`, ""},
+		{`{"type":"reset","data":{"tools":[]}}`, ""},
+		{`{"type":"reset","data":{"tools":null}}`, ""},
+		{`{"type":"describe","data":{"env_id":"x","tools":[{"name":"python"}]}}`, ""},
+		{`{"type":"reset","data":{"tools":{"name":"python"}}}`, CodeValidation},
+		{`{"type":"reset","data":{"tools":["python"]}}`, CodeValidation},
+		{`{"type":"reset","data":{"tools":[{"name":"python","x":1}]}}`, CodeValidation},
+		{`{"type":"reset","data":{"tools":[{"name":"python","max_uses":0.5}]}}`, CodeValidation},
+		{`{"type":"reset","data":{"tools":[{"name":"python","max_uses":101}]}}`, CodeValidation},
+		{`{"type":"reset","data":{"tools":[{"name":"python"},{"name":"python"}]}}`, CodeValidation},
+		{`{"type":"reset","data":{"tools":[{},{},{},{}]}}`, CodeValidation},
+		{`{"type":"step","data":{"message":"x","tools":[]}}`, CodeValidation},
 		{``, CodeInvalidJSON},
 		{`garbage`, CodeInvalidJSON},
 		{`{"type":"reset"`, CodeInvalidJSON},
@@ -69,6 +84,12 @@ func TestDecodeRequestValues(t *testing.T) {
 	r, err := decodeRequest([]byte(`{"type":"reset","data":{"seed":18446744073709551615,"env_id":"game:X","options":{"n":3,"style":"brief"}}}`))
 	require.Nil(t, err)
 	assert.Equal(t, request{Type: "reset", Seed: math.MaxUint64, HasSeed: true, EnvID: "game:X", Options: map[string]any{"n": 3.0, "style": "brief"}}, r)
+	r, err = decodeRequest([]byte(`{"type":"reset","data":{"tools":[{"name":"python_tool","max_uses":2,"timeout":"1.5s"}]}}`))
+	require.Nil(t, err)
+	assert.Equal(t, []tools.Spec{{Name: "python_tool", MaxUses: 2, Timeout: 1500 * time.Millisecond}}, r.Tools)
+	r, err = decodeRequest([]byte(`{"type":"reset","data":{"tools":[]}}`))
+	require.Nil(t, err)
+	assert.Equal(t, []tools.Spec{}, r.Tools, "tools: [] names no tools (and drops a session's tools)")
 	r, err = decodeRequest([]byte(`{"type":"step","data":{"message":"a","message_b64":"/wA="}}`))
 	require.Nil(t, err)
 	assert.Equal(t, "\xff\x00", r.Action, "the base64 bytes win over the lossy text")
@@ -124,6 +145,8 @@ func FuzzDecodeRequest(f *testing.F) {
 		`{"type":"state"}`, `{"type":"close"}`, `{"type":"describe","data":{"env_id":"x"}}`,
 		`{"type":"sample"}`, `{"type":"rand","data":{"value":"1"}}`,
 		`{"type":"step","data":{"message":5}}`, `{"type":"reset","data":{"seed":-1}}`,
+		`{"type":"reset","data":{"tools":[{"name":"python","max_uses":2,"timeout":"3s"}]}}`,
+		`{"type":"reset","data":{"tools":[{"name":"search","topk":"x"}]}}`,
 		`[]`, `{`, `null`, "\x00\xff", `{"type":"step","data":{"message":"\ud800"}}`,
 	} {
 		f.Add([]byte(seed))
