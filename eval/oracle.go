@@ -9,7 +9,17 @@ import (
 
 	"github.com/gemgo/gemgo/chat"
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/game/crosswords"
+	"github.com/gemgo/gemgo/envs/game/fifteen"
 	"github.com/gemgo/gemgo/envs/game/guessnumber"
+	"github.com/gemgo/gemgo/envs/game/hangman"
+	"github.com/gemgo/gemgo/envs/game/hanoi"
+	"github.com/gemgo/gemgo/envs/game/mastermind"
+	"github.com/gemgo/gemgo/envs/game/minesweeper"
+	"github.com/gemgo/gemgo/envs/game/sokoban"
+	"github.com/gemgo/gemgo/envs/game/sudoku"
+	"github.com/gemgo/gemgo/envs/game/wordle"
+	"github.com/gemgo/gemgo/envs/game/wordsearch"
 )
 
 // Oracle is a solver playing one env: it answers each observation with an
@@ -58,18 +68,39 @@ func (o *Oracles) For(id string) (OracleFactory, bool) {
 	return f, ok && best != ""
 }
 
-// DefaultOracles holds the solvers of the built-in games: bisection for
-// GuessTheNumber.
+// DefaultOracles holds the solvers of the built-in games, each its game
+// package's Solver (see its doc for what it reads): bisection for
+// GuessTheNumber; the shortest solution for TowerofHanoi and Sokoban (A*);
+// backtracking for Sudoku; consistent-candidate play from the feedback for
+// Mastermind, Wordle and Hangman; and the env's answer for Crosswords,
+// WordSearch, FifteenPuzzle (the scramble undone) and Minesweeper (the
+// safe cells). Game2048 has none.
 func DefaultOracles() *Oracles {
 	o := NewOracles()
-	o.Register("game:GuessTheNumber-", func(env envs.Env) (Oracle, error) {
-		g, ok := envs.Unwrapped(env).(*guessnumber.Env)
-		if !ok {
-			return nil, fmt.Errorf("oracle: want a GuessTheNumber env, got %T", envs.Unwrapped(env))
-		}
-		return guessnumber.NewSolver(g), nil
-	})
+	o.Register("game:GuessTheNumber-", solverOf("GuessTheNumber", guessnumber.NewSolver))
+	o.Register("game:TowerofHanoi-", solverOf("TowerofHanoi", hanoi.NewSolver))
+	o.Register("game:Sokoban-", solverOf("Sokoban", sokoban.NewSolver))
+	o.Register("game:Sudoku-", solverOf("Sudoku", sudoku.NewSolver))
+	o.Register("game:Mastermind-", solverOf("Mastermind", mastermind.NewSolver))
+	o.Register("game:Wordle-", solverOf("Wordle", wordle.NewSolver))
+	o.Register("game:Hangman-", solverOf("Hangman", hangman.NewSolver))
+	o.Register("game:Crosswords-", solverOf("Crosswords", crosswords.NewSolver))
+	o.Register("game:WordSearch-", solverOf("WordSearch", wordsearch.NewSolver))
+	o.Register("game:FifteenPuzzle-", solverOf("FifteenPuzzle", fifteen.NewSolver))
+	o.Register("game:Minesweeper-", solverOf("Minesweeper", minesweeper.NewSolver))
 	return o
+}
+
+// solverOf is the factory of a game whose env type is E: newSolver makes
+// the solver of the episode the env has just been reset to.
+func solverOf[E envs.Env, S Oracle](game string, newSolver func(E) S) OracleFactory {
+	return func(env envs.Env) (Oracle, error) {
+		g, ok := envs.Unwrapped(env).(E)
+		if !ok {
+			return nil, fmt.Errorf("oracle: want a %s env, got %T", game, envs.Unwrapped(env))
+		}
+		return newSolver(g), nil
+	}
 }
 
 // NewEpisode makes the oracle of env id.

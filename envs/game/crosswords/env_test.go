@@ -22,25 +22,13 @@ func step(t *testing.T, e *Env, action string) envs.Step {
 	return gamekittest.Step(t, e, action)
 }
 
-// solve returns the correct moves of the current puzzle, row by row.
-func solve(e *Env) []string {
-	p := e.Puzzle()
-	var out []string
-	for k, l := range p.Solution {
-		if l != 0 {
-			out = append(out, fmt.Sprintf(`\boxed{%d %d %c}`, k/p.Cols, k%p.Cols, l-'a'+'A'))
-		}
-	}
-	return out
-}
-
 func TestFillingTotalsOne(t *testing.T) {
 	for _, level := range []string{"easy", "hard", "random"} {
 		e := newEnv(t, Config{Level: level})
 		for seed := range uint64(50) {
 			_, info, err := e.Reset(seed)
 			require.NoError(t, err)
-			moves := solve(e)
+			moves := e.Puzzle().Moves()
 			require.LessOrEqual(t, len(moves), info[envs.InfoMaxTurns].(int), "a grid must fit in the turn limit")
 			total := 0.0
 			for i, m := range moves {
@@ -89,7 +77,7 @@ func TestMovesAndMessages(t *testing.T) {
 	assert.True(t, strings.HasPrefix(st.Obs, fmt.Sprintf("%c is wrong at (%d,%d). 29 turns left.\n", wrong-'a'+'A', lr, lc)), st.Obs)
 
 	st = step(t, e, fmt.Sprintf(`\boxed{(%d, %d) %c}`, lr, lc, right)) // lowercase and punctuation
-	assert.InDelta(t, 1/float64(len(solve(e))), st.Reward, 1e-12)
+	assert.InDelta(t, 1/float64(len(e.Puzzle().Moves())), st.Reward, 1e-12)
 	assert.Contains(t, st.Obs, fmt.Sprintf("%c is right", right-'a'+'A'))
 
 	for _, tc := range []struct{ action, obs string }{
@@ -154,7 +142,7 @@ func TestTurnLimitTruncates(t *testing.T) {
 	_, info, err := e.Reset(5)
 	require.NoError(t, err)
 	require.Equal(t, 2, info[envs.InfoMaxTurns])
-	moves := solve(e)
+	moves := e.Puzzle().Moves()
 	step(t, e, moves[0])
 	st := step(t, e, moves[1])
 	assert.InDelta(t, 1/float64(len(moves)), st.Reward, 1e-12)

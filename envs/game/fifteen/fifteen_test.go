@@ -42,8 +42,12 @@ func TestReversingTheScrambleWins(t *testing.T) {
 			}
 			total := 0.0
 			var st envs.Step
+			s := NewSolver(env)
 			for i := len(path) - 1; i >= 0 && !st.Done(); i-- {
-				st = step(t, env, "I slide "+envs.Boxed(strings.ToUpper(dirNames[inverse[path[i]]])))
+				a, err := s.Act("")
+				require.NoError(t, err)
+				require.Equal(t, envs.Boxed(dirNames[inverse[path[i]]]), a)
+				st = step(t, env, "I slide "+a)
 				require.Nil(t, st.Info[envs.InfoInvalid])
 				total += st.Reward
 			}

@@ -28,16 +28,6 @@ func step(t testing.TB, env envs.Env, action string) envs.Step {
 	return gamekittest.Step(t, env, action)
 }
 
-// solution appends the optimal moves of n disks from peg a to peg c.
-func solution(n int, a, b, c string, moves []string) []string {
-	if n == 0 {
-		return moves
-	}
-	moves = solution(n-1, a, c, b, moves)
-	moves = append(moves, a+" "+c)
-	return solution(n-1, b, a, c, moves)
-}
-
 func TestOptimalSolutionWins(t *testing.T) {
 	for _, tc := range []struct {
 		id   string
@@ -53,7 +43,7 @@ func TestOptimalSolutionWins(t *testing.T) {
 			_, info, err := env.Reset(0)
 			require.NoError(t, err)
 			n := info["disks"].(int)
-			moves := solution(n, "A", "B", "C", nil)
+			moves := Solution(n, "A", "B", "C", nil)
 			require.Len(t, moves, 1<<n-1)
 			total := 0.0
 			for i, m := range moves {
@@ -85,7 +75,7 @@ func TestOptimalSolutionWinsEveryRandomLevel(t *testing.T) {
 		require.Contains(t, randomLevels[:], lv)
 		seen[lv] = true
 		var st envs.Step
-		for _, m := range solution(lv.Disks, "A", "B", "C", nil) {
+		for _, m := range Solution(lv.Disks, "A", "B", "C", nil) {
 			st = step(t, env, envs.Boxed(m))
 		}
 		require.True(t, st.Terminated)

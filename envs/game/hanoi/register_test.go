@@ -14,7 +14,7 @@ func TestRegister(t *testing.T) {
 // BenchmarkStep plays the optimal 5-disk solution on the hard level.
 func BenchmarkStep(b *testing.B) {
 	var actions []string
-	for _, m := range solution(5, "A", "B", "C", nil) {
+	for _, m := range Solution(5, "A", "B", "C", nil) {
 		actions = append(actions, envs.Boxed(m))
 	}
 	env := makeEnv(b, hardID, envs.With("style", "brief"))

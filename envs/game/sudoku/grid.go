@@ -54,7 +54,22 @@ func (s shape) solution(rng *rand.Rand) []int8 {
 }
 
 // countSolutions counts the completions of g (0 = empty), stopping at limit.
-func (s shape) countSolutions(g []int8, limit int) int {
+func (s shape) countSolutions(g []int8, limit int) int { return s.search(g, limit, nil) }
+
+// complete returns the first completion of g found by search, or nil when
+// g has none.
+func (s shape) complete(g []int8) []int8 {
+	out := make([]int8, len(g))
+	if s.search(g, 1, out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// search counts the completions of g by backtracking, most constrained
+// empty cell first, stopping at limit; when first is not nil, the first
+// completion found is copied into it.
+func (s shape) search(g []int8, limit int, first []int8) int {
 	var row, col, box [9]uint16
 	for i, v := range g {
 		if v != 0 {
@@ -70,6 +85,7 @@ func (s shape) countSolutions(g []int8, limit int) int {
 	}
 	work := append([]int8(nil), g...)
 	full := uint16(1)<<s.n - 1
+	found := 0
 	var solve func() int
 	solve = func() int {
 		// Most constrained empty cell first.
@@ -90,6 +106,10 @@ func (s shape) countSolutions(g []int8, limit int) int {
 			}
 		}
 		if best < 0 {
+			if found == 0 && first != nil {
+				copy(first, work)
+			}
+			found++
 			return 1
 		}
 		r, c := best/s.n, best%s.n

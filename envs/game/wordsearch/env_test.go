@@ -32,9 +32,9 @@ func TestFindingAllTotalsOne(t *testing.T) {
 			g := e.Grid()
 			total := 0.0
 			for i, p := range g.Words {
-				er, ec := p.End()
-				a := fmt.Sprintf(`\boxed{%d %d %d %d}`, p.Row, p.Col, er, ec)
+				a := p.Move()
 				if i%2 == 1 { // either order of the ends
+					er, ec := p.End()
 					a = fmt.Sprintf(`\boxed{(%d, %d), (%d, %d)}`, er, ec, p.Row, p.Col)
 				}
 				st := step(t, e, a)

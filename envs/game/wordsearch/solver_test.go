@@ -1,0 +1,20 @@
+package wordsearch
+
+import (
+	"testing"
+
+	"github.com/gemgo/gemgo/envs/game/gamekit/gamekittest"
+	"github.com/stretchr/testify/require"
+)
+
+// The solver finds every word of every grid, one move per word.
+func TestSolverFindsEveryWord(t *testing.T) {
+	for _, level := range []string{"easy", "hard", "random"} {
+		e := newEnv(t, Config{Level: level})
+		for seed := range uint64(50) {
+			st, turns := gamekittest.Solve(t, e, seed, func() gamekittest.Solver { return NewSolver(e) })
+			require.True(t, gamekittest.Won(st), "%s seed %d", level, seed)
+			require.Equal(t, len(e.Grid().Words), turns, "%s seed %d", level, seed)
+		}
+	}
+}
