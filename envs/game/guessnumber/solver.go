@@ -9,8 +9,10 @@ import (
 // Solver plays bisection: every guess is the middle of the range that the
 // hints so far leave open, so a range of n numbers takes at most
 // ⌈log2(n+1)⌉ guesses (6 for the hard level's 1-50, within its 7 turns).
-// It reads the range and the earlier guesses of the game it plays, which
-// is what the hints told a player; it does not read the target.
+// It reads the range and the earlier guesses of the game it plays, and
+// compares each guess with the target to replay the hint that guess got
+// (higher or lower): it learns exactly what the hints told a player, and
+// never guesses the target before bisection reaches it.
 type Solver struct{ e *Env }
 
 // NewSolver returns the bisection solver of e's current and later episodes.
