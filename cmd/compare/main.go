@@ -18,13 +18,9 @@ import (
 	"github.com/gemgo/gemgo/compare"
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/internal/atomicfile"
+	"github.com/gemgo/gemgo/internal/cli"
 	"github.com/gemgo/gemgo/train"
 )
-
-type multi []string
-
-func (m *multi) String() string     { return strings.Join(*m, ",") }
-func (m *multi) Set(s string) error { *m = append(*m, s); return nil }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -47,7 +43,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	parallel := fs.Int("parallel", runtime.GOMAXPROCS(0), "runs trained at once")
 	reportOnly := fs.Bool("report", false, "only (re)write the report from the runs already there")
 	printConfig := fs.Bool("print-config", false, "print the resolved sweep (every arm's training config) as YAML and exit")
-	var sets multi
+	var sets cli.Multi
 	fs.Var(&sets, "set", "override key=value applied to every run (repeatable)")
 	fs.SetOutput(io.Discard)
 	err := fs.Parse(args)

@@ -15,6 +15,7 @@ import (
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/eval"
+	"github.com/gemgo/gemgo/internal/cli"
 	"github.com/gemgo/gemgo/metrics"
 )
 
@@ -25,23 +26,11 @@ func main() {
 	os.Exit(code)
 }
 
-type multi []string
-
-func (m *multi) String() string     { return strings.Join(*m, " ") }
-func (m *multi) Set(s string) error { *m = append(*m, s); return nil }
-
-const (
-	exitOK          = 0
-	exitFailed      = 1
-	exitUsage       = 2
-	exitInterrupted = 130
-)
-
 func run(ctx context.Context, reg *envs.Registry, args []string, stdout, stderr io.Writer, tty bool) int {
 	cfg := eval.DefaultConfig()
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var policies, envIDs, opts, stops multi
+	var policies, envIDs, opts, stops cli.Multi
 	fs.Var(&policies, "policy", "a checkpoint file or run directory, random, oracle, or MODEL@URL (repeatable)")
 	fs.Var(&envIDs, "env", "an env id (repeatable)")
 	envFile := fs.String("env-file", "", "a file of env ids, one a line (# comments)")
@@ -60,19 +49,19 @@ func run(ctx context.Context, reg *envs.Registry, args []string, stdout, stderr 
 	out := fs.String("out", "", "output directory (required); a rerun into it resumes")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
+			return cli.ExitOK
 		}
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "eval: unexpected argument %q (flags only)\n", fs.Arg(0))
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if *envFile != "" {
 		ids, err := readEnvFile(*envFile)
 		if err != nil {
 			fmt.Fprintln(stderr, "eval:", err)
-			return exitUsage
+			return cli.ExitUsage
 		}
 		envIDs = append(envIDs, ids...)
 	}
@@ -83,18 +72,18 @@ func run(ctx context.Context, reg *envs.Registry, args []string, stdout, stderr 
 			k, v, ok := strings.Cut(o, "=")
 			if !ok || strings.TrimSpace(k) == "" {
 				fmt.Fprintf(stderr, "eval: -opt %q: want key=value\n", o)
-				return exitUsage
+				return cli.ExitUsage
 			}
 			cfg.EnvOptions[strings.TrimSpace(k)] = v
 		}
 	}
 	if *out == "" {
 		fmt.Fprintln(stderr, "eval: -out DIR is required (results are appended there; a rerun resumes)")
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if err := cfg.Validate(); err != nil {
 		fmt.Fprintln(stderr, "eval:", err)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	oracles := eval.DefaultOracles()
 	var named []eval.Named
@@ -102,7 +91,7 @@ func run(ctx context.Context, reg *envs.Registry, args []string, stdout, stderr 
 		op, err := eval.OpenPolicy(spec, cfg, oracles, os.Getenv("OPENAI_API_KEY"))
 		if err != nil {
 			fmt.Fprintln(stderr, "eval:", err)
-			return exitUsage
+			return cli.ExitUsage
 		}
 		if op.Closer != nil {
 			defer op.Closer.Close()
@@ -119,16 +108,16 @@ func run(ctx context.Context, reg *envs.Registry, args []string, stdout, stderr 
 	switch {
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintf(stderr, "eval: interrupted; the finished episodes are in %s: rerun the same command to continue\n", *out)
-		return exitInterrupted
+		return cli.ExitInterrupted
 	case err != nil:
 		fmt.Fprintln(stderr, "eval:", err)
 		if md.Hash == "" && strings.Contains(err.Error(), "-env") {
-			return exitUsage
+			return cli.ExitUsage
 		}
-		return exitFailed
+		return cli.ExitFailed
 	}
 	fmt.Fprintf(stderr, "eval: %d episodes played; results in %s\n", md.Played, *out)
-	return exitOK
+	return cli.ExitOK
 }
 
 // warnOptions notes where a checkpoint's training env options differ from

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gemgo/gemgo/envs/builtin"
+	"github.com/gemgo/gemgo/internal/cli"
 	"github.com/stretchr/testify/require"
 )
 
@@ -25,7 +26,7 @@ func TestUsageErrors(t *testing.T) {
 		var out, errb bytes.Buffer
 		a := strings.ReplaceAll(args, " D", " "+t.TempDir())
 		code := run(context.Background(), builtin.Registry(), strings.Fields(a), &out, &errb, false)
-		require.Equal(t, exitUsage, code, "%s: %s", args, errb.String())
+		require.Equal(t, cli.ExitUsage, code, "%s: %s", args, errb.String())
 		require.Contains(t, errb.String(), want, args)
 	}
 }
@@ -36,7 +37,7 @@ func TestEvalPrintsTheTable(t *testing.T) {
 	require.NoError(t, os.WriteFile(envFile, []byte("# the games\ngame:GuessTheNumber-v0-easy\n"), 0o644))
 	args := []string{"-policy", "random", "-policy", "oracle", "-env-file", envFile, "-opt", "style=brief", "-episodes", "20", "-out", filepath.Join(dir, "out")}
 	var out, errb bytes.Buffer
-	require.Equal(t, exitOK, run(context.Background(), builtin.Registry(), args, &out, &errb, false), errb.String())
+	require.Equal(t, cli.ExitOK, run(context.Background(), builtin.Registry(), args, &out, &errb, false), errb.String())
 	require.Contains(t, out.String(), "| game:GuessTheNumber-v0-easy | ")
 	require.Contains(t, out.String(), "1.000 [1.000, 1.000]", "the oracle's success")
 	for _, f := range []string{"results.jsonl", "metadata.json", "report.html", "results.md"} {
@@ -46,5 +47,5 @@ func TestEvalPrintsTheTable(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	args[len(args)-1] = filepath.Join(dir, "out2")
-	require.Equal(t, exitInterrupted, run(ctx, builtin.Registry(), args, &out, &errb, false))
+	require.Equal(t, cli.ExitInterrupted, run(ctx, builtin.Registry(), args, &out, &errb, false))
 }

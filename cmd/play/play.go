@@ -17,16 +17,8 @@ import (
 
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/builtin"
+	"github.com/gemgo/gemgo/internal/cli"
 	"github.com/gemgo/gemgo/tools"
-)
-
-// Exit statuses.
-const (
-	exitOK    = 0
-	exitEnv   = 1 // the env could not be made or failed
-	exitUsage = 2 // bad command line
-	// exitInterrupted is 128 + SIGINT: the game was stopped by an interrupt.
-	exitInterrupted = 130
 )
 
 // run is the whole command over the built-in registry.
@@ -84,27 +76,27 @@ func runWith(ctx context.Context, reg *envs.Registry, args []string, stdin io.Re
 	fs.Var(&tls, "tool", "wrap the env with a tool: a name (python, search, mcp, python_tool, ...) or a YAML map such as '{name: search, topk: 2}' (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
+			return cli.ExitOK
 		}
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "play: unexpected arguments %q (actions come from stdin, one per line)\n", fs.Args())
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if *list {
 		printList(stdout, reg)
-		return exitOK
+		return cli.ExitOK
 	}
 	if *id == "" {
 		fmt.Fprintln(stderr, "play: -env is required, e.g. -env game:GuessTheNumber-v0-easy (-list prints every id)")
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if *style != "" {
 		for _, o := range opts {
 			if o.Name == "style" {
 				fmt.Fprintln(stderr, "play: give the style once: -style or -opt style=..., not both")
-				return exitUsage
+				return cli.ExitUsage
 			}
 		}
 		opts = append(opts, envs.With("style", *style))
@@ -112,7 +104,7 @@ func runWith(ctx context.Context, reg *envs.Registry, args []string, stdin io.Re
 	env, err := reg.Make(*id, opts...)
 	if err != nil {
 		fmt.Fprintf(stderr, "play: %v\n", err)
-		return exitEnv
+		return cli.ExitFailed
 	}
 	wrapped, err := tools.Wrap(env, tls)
 	if err != nil {
@@ -120,7 +112,7 @@ func runWith(ctx context.Context, reg *envs.Registry, args []string, stdin io.Re
 			_ = c.Close()
 		}
 		fmt.Fprintf(stderr, "play: -tool: %v\n", err)
-		return exitEnv
+		return cli.ExitFailed
 	}
 	env = wrapped
 	defer func() {
@@ -132,12 +124,12 @@ func runWith(ctx context.Context, reg *envs.Registry, args []string, stdin io.Re
 	}()
 	if err := playEpisode(ctx, envs.NewEpisodeStats(env), *id, *seed, stdin, stdout, !isTerminal(stdin)); err != nil {
 		fmt.Fprintf(stderr, "play: %v\n", err)
-		return exitEnv
+		return cli.ExitFailed
 	}
 	if ctx.Err() != nil {
-		return exitInterrupted
+		return cli.ExitInterrupted
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 // printList prints every id under its category (the part before ':').

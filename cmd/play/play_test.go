@@ -10,6 +10,7 @@ import (
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/envs/envtest"
+	"github.com/gemgo/gemgo/internal/cli"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -36,7 +37,7 @@ func play(t *testing.T, reg *envs.Registry, stdin string, args ...string) (code 
 
 func TestPlayScriptedWin(t *testing.T) {
 	code, out, errs := play(t, toyRegistry(t), "\\boxed{1}\n\\boxed{9}\r\n\\boxed{8}\n\\boxed{2}\n", "-env", "test:Toy-v0-easy", "-seed", "0")
-	require.Equal(t, exitOK, code, errs)
+	require.Equal(t, cli.ExitOK, code, errs)
 	want := `== test:Toy-v0-easy seed 0 (max_turns 4)
 guess 1-9
 > \boxed{1}
@@ -56,7 +57,7 @@ t3 correct
 
 func TestPlayOptionsTruncate(t *testing.T) {
 	code, out, _ := play(t, toyRegistry(t), "\\boxed{1}\n\\boxed{0}\n", "-env", "test:Toy-v0-easy", "-opt", "max_turns=2", "-style", "brief")
-	require.Equal(t, exitOK, code)
+	require.Equal(t, cli.ExitOK, code)
 	assert.Contains(t, out, "(max_turns 2)")
 	assert.Contains(t, out, "reward -0.05  terminated false  truncated true  invalid_move=true  success=false  turn=2")
 	assert.True(t, strings.HasSuffix(out, "== episode over: truncated, success false, return -0.1, turns 2\n"), out)
@@ -64,18 +65,18 @@ func TestPlayOptionsTruncate(t *testing.T) {
 
 func TestPlayFormatErrorAndEOF(t *testing.T) {
 	code, out, _ := play(t, toyRegistry(t), "the answer is 8", "-env", "test:Toy-v0-easy")
-	require.Equal(t, exitOK, code)
+	require.Equal(t, cli.ExitOK, code)
 	assert.Contains(t, out, "> the answer is 8\nreward -0.1  terminated true  truncated false  format_error=true  success=false  turn=1\n")
 	assert.Contains(t, out, "== episode over: terminated, success false, return -0.1, turns 1")
 
 	code, out, _ = play(t, toyRegistry(t), "\\boxed{1}\n", "-env", "test:Toy-v0-easy")
-	require.Equal(t, exitOK, code)
+	require.Equal(t, cli.ExitOK, code)
 	assert.True(t, strings.HasSuffix(out, "stopped after 1 turns: no more input (return -0.05)\n"), out)
 }
 
 func TestPlayList(t *testing.T) {
 	code, out, _ := play(t, toyRegistry(t), "", "-list")
-	require.Equal(t, exitOK, code)
+	require.Equal(t, cli.ExitOK, code)
 	assert.Equal(t, "other\n  other:Toy-v0  Another toy.\n\ntest\n  test:Toy-v0-easy  Guess a digit in 4 turns.\n", out)
 }
 
@@ -86,15 +87,15 @@ func TestPlayErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"-env", "test:Toy-v0-eazy"}, exitEnv, `unknown env id "test:Toy-v0-eazy": did you mean test:Toy-v0-easy`},
-		{[]string{"-env", "test:Toy-v0-easy", "-opt", "max_turns=99"}, exitEnv, "max_turns = 99 is out of range: allowed [1, 20]"},
-		{[]string{"-env", "test:Toy-v0-easy", "-opt", "colour=red"}, exitEnv, "unknown option colour (valid options: max_turns, style)"},
-		{[]string{"-env", "test:Toy-v0-easy", "-style", "loud"}, exitEnv, `style = "loud": allowed values are gem, brief`},
-		{[]string{"-env", "test:Toy-v0-easy", "-opt", "max_turns"}, exitUsage, `want key=value, got "max_turns"`},
-		{[]string{"-env", "test:Toy-v0-easy", "-opt", "style=gem", "-style", "brief"}, exitUsage, "give the style once"},
-		{[]string{}, exitUsage, "-env is required"},
-		{[]string{"-env", "test:Toy-v0-easy", "extra"}, exitUsage, "unexpected arguments"},
-		{[]string{"-seed", "-1"}, exitUsage, "invalid value"},
+		{[]string{"-env", "test:Toy-v0-eazy"}, cli.ExitFailed, `unknown env id "test:Toy-v0-eazy": did you mean test:Toy-v0-easy`},
+		{[]string{"-env", "test:Toy-v0-easy", "-opt", "max_turns=99"}, cli.ExitFailed, "max_turns = 99 is out of range: allowed [1, 20]"},
+		{[]string{"-env", "test:Toy-v0-easy", "-opt", "colour=red"}, cli.ExitFailed, "unknown option colour (valid options: max_turns, style)"},
+		{[]string{"-env", "test:Toy-v0-easy", "-style", "loud"}, cli.ExitFailed, `style = "loud": allowed values are gem, brief`},
+		{[]string{"-env", "test:Toy-v0-easy", "-opt", "max_turns"}, cli.ExitUsage, `want key=value, got "max_turns"`},
+		{[]string{"-env", "test:Toy-v0-easy", "-opt", "style=gem", "-style", "brief"}, cli.ExitUsage, "give the style once"},
+		{[]string{}, cli.ExitUsage, "-env is required"},
+		{[]string{"-env", "test:Toy-v0-easy", "extra"}, cli.ExitUsage, "unexpected arguments"},
+		{[]string{"-seed", "-1"}, cli.ExitUsage, "invalid value"},
 	}
 	for _, c := range cases {
 		code, out, errs := play(t, reg, "", c.args...)
@@ -117,7 +118,7 @@ func TestPlayCanceled(t *testing.T) {
 
 func TestPlayHelp(t *testing.T) {
 	code, _, errs := play(t, toyRegistry(t), "", "-h")
-	assert.Equal(t, exitOK, code)
+	assert.Equal(t, cli.ExitOK, code)
 	assert.Contains(t, errs, "-seed")
 }
 
@@ -132,18 +133,18 @@ func TestPlayBuiltinGuessTheNumber(t *testing.T) {
 	// (win or truncation), whatever the target.
 	script := "\\boxed{1}\n\\boxed{2}\n\\boxed{3}\n\\boxed{4}\n"
 	code := run(context.Background(), []string{"-env", id, "-seed", "3", "-style", "brief"}, strings.NewReader(script), &out, &errw)
-	require.Equal(t, exitOK, code, errw.String())
+	require.Equal(t, cli.ExitOK, code, errw.String())
 	assert.Contains(t, out.String(), "== "+id+" seed 3 (max_turns 4)\n")
 	assert.Contains(t, out.String(), "== episode over: ")
 	assert.NotContains(t, out.String(), "format_error=true")
 
 	out.Reset()
 	code = run(context.Background(), []string{"-env", id}, strings.NewReader("no box\n"), &out, &errw)
-	require.Equal(t, exitOK, code)
+	require.Equal(t, cli.ExitOK, code)
 	assert.True(t, strings.HasSuffix(out.String(), "== episode over: terminated, success false, return -0.1, turns 1\n"), out.String())
 
 	out.Reset()
-	require.Equal(t, exitOK, run(context.Background(), []string{"-list"}, strings.NewReader(""), &out, &errw))
+	require.Equal(t, cli.ExitOK, run(context.Background(), []string{"-list"}, strings.NewReader(""), &out, &errw))
 	assert.Contains(t, out.String(), "\ngame\n")
 	assert.Regexp(t, `\n  game:GuessTheNumber-v0-easy +\S`, out.String())
 }
@@ -154,7 +155,7 @@ func TestPlayWithTool(t *testing.T) {
 	var out, errw bytes.Buffer
 	script := "<search>Relzan Othulvy</search>\n\\boxed{Ithbarka}\n"
 	code := run(context.Background(), []string{"-env", "qa:Fictional-v0-onehop", "-seed", "0", "-tool", "{name: search, topk: 1}"}, strings.NewReader(script), &out, &errw)
-	require.Equal(t, exitOK, code, errw.String())
+	require.Equal(t, cli.ExitOK, code, errw.String())
 	assert.Contains(t, out.String(), "(max_turns 6)")
 	assert.Contains(t, out.String(), "<search>...</search>")
 	assert.Contains(t, out.String(), "tool_type=search")
@@ -164,9 +165,9 @@ func TestPlayWithTool(t *testing.T) {
 	out.Reset()
 	errw.Reset()
 	code = run(context.Background(), []string{"-env", "qa:Fictional-v0-onehop", "-tool", "serch"}, strings.NewReader(""), &out, &errw)
-	assert.Equal(t, exitEnv, code)
+	assert.Equal(t, cli.ExitFailed, code)
 	assert.Contains(t, errw.String(), `play: -tool: env.tools[0].name = "serch": allowed python, search, mcp`)
 	code = run(context.Background(), []string{"-env", "qa:Fictional-v0-onehop", "-tool", "{name: search, top: 1}"}, strings.NewReader(""), &out, &errw)
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cli.ExitUsage, code)
 	assert.Contains(t, errw.String(), "field top not found")
 }

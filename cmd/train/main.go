@@ -10,11 +10,11 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 
 	"github.com/gemgo/gemgo/algo"
 	"github.com/gemgo/gemgo/envs/builtin"
+	"github.com/gemgo/gemgo/internal/cli"
 	"github.com/gemgo/gemgo/metrics"
 	"github.com/gemgo/gemgo/policy"
 	"github.com/gemgo/gemgo/train"
@@ -26,19 +26,6 @@ func main() {
 	stop()
 	os.Exit(code)
 }
-
-type multi []string
-
-func (m *multi) String() string     { return strings.Join(*m, " ") }
-func (m *multi) Set(s string) error { *m = append(*m, s); return nil }
-
-// Exit statuses.
-const (
-	exitOK          = 0
-	exitFailed      = 1   // the run failed
-	exitUsage       = 2   // bad command line or config
-	exitInterrupted = 130 // stopped by an interrupt (128 + SIGINT), checkpoint saved
-)
 
 // run is the command: it returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool) int {
@@ -54,14 +41,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	resume := fs.String("resume", "", "continue the run in this directory from its checkpoint")
 	seed := fs.Uint64("seed", 0, "override the config's seed")
 	printConfig := fs.Bool("print-config", false, "print the resolved config as YAML and exit")
-	var sets multi
+	var sets cli.Multi
 	fs.Var(&sets, "set", "override a config key: section.key=value (repeatable)")
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "train: unexpected argument %q (flags only; see -h)\n", fs.Arg(0))
-		return exitUsage
+		return cli.ExitUsage
 	}
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "seed" {
@@ -74,7 +61,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	switch {
 	case *resume != "" && *cfgPath != "":
 		fmt.Fprintln(stderr, "train: give -config for a new run or -resume for an old one, not both (a resumed run reads its own config.yaml)")
-		return exitUsage
+		return cli.ExitUsage
 	case *resume != "":
 		cfg, err = train.LoadFile(filepath.Join(*resume, train.ConfigFile), sets)
 	case *cfgPath != "":
@@ -84,20 +71,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		}
 	default:
 		fmt.Fprintln(stderr, "train: no config: try -config configs/rebn_guess.yaml")
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "train:", err)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if *printConfig {
 		y, err := cfg.Marshal()
 		if err != nil {
 			fmt.Fprintln(stderr, "train:", err)
-			return exitFailed
+			return cli.ExitFailed
 		}
 		_, _ = stdout.Write(y)
-		return exitOK
+		return cli.ExitOK
 	}
 	prog := metrics.NewProgress(stdout, cfg.Iterations, tty)
 	obs := &observer{p: prog, warmupEvery: max(cfg.Warmup.Steps/10, 1)}
@@ -106,20 +93,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	_ = prog.Finish()
 	if errors.Is(err, train.ErrFinished) {
 		fmt.Fprintln(stdout, "train:", err)
-		return exitOK
+		return cli.ExitOK
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "train:", err)
 		if errors.Is(err, train.ErrInterrupted) || ctx.Err() != nil {
-			return exitInterrupted
+			return cli.ExitInterrupted
 		}
-		return exitFailed
+		return cli.ExitFailed
 	}
 	e := res.FinalEval
 	fmt.Fprintf(stdout, "done in %s: %d iterations, %d env steps; greedy success %.3f on %d held-out episodes (best %.3f), %.2f turns per solved episode\n",
 		res.Wall.Round(1e9), res.Iterations, res.EnvSteps, e.SuccessRate, e.Episodes, res.BestSuccess, e.SolvedTurns)
 	fmt.Fprintf(stdout, "report: %s\n", filepath.Join(dir, train.ReportFile))
-	return exitOK
+	return cli.ExitOK
 }
 
 // parseFlags parses args. ok is false when the command should exit with
@@ -133,10 +120,10 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code
 	case errors.Is(err, flag.ErrHelp):
 		fs.SetOutput(stdout)
 		fs.Usage()
-		return exitOK, false
+		return cli.ExitOK, false
 	case err != nil:
 		fmt.Fprintf(stderr, "%s: %v (see -h)\n", fs.Name(), err)
-		return exitUsage, false
+		return cli.ExitUsage, false
 	}
 	return 0, true
 }
