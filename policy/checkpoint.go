@@ -201,7 +201,7 @@ func ckptCheckWeights(what string, w *Weights, specs func(Config) []ParamSpec, t
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	if w.Config.Vocab != tok.VocabSize() {
-		return fmt.Errorf("%s: model.vocab = %d but the tokenizer has %d tokens: build the model with vocab = Tokenizer.VocabSize()", what, w.Config.Vocab, tok.VocabSize())
+		return fmt.Errorf("%s: the weights have a vocabulary of %d tokens but the tokenizer has %d: the checkpoint's weights and tokenizer do not belong together (build the model with Config.Vocab = Tokenizer.VocabSize())", what, w.Config.Vocab, tok.VocabSize())
 	}
 	want := specs(w.Config)
 	if len(w.Params) != len(want) {

@@ -121,7 +121,7 @@ func TestLoadCheckpointMismatches(t *testing.T) {
 		{"tokenizer corrupt", func(m map[string]string, _ map[string]safetensors.TensorView) { m[ckKeyTokenizer] = `{"format":"x"}` },
 			`tokenizer: format "x"`},
 		{"tokenizer vocab", func(m map[string]string, _ map[string]safetensors.TensorView) { m[ckKeyTokenizer] = string(smallTok) },
-			`model.vocab = 269 but the tokenizer has 265 tokens`},
+			`the weights have a vocabulary of 269 tokens but the tokenizer has 265`},
 	} {
 		_, err := UnmarshalCheckpoint(reseal(t, data, tc.edit))
 		require.Error(t, err, tc.name)

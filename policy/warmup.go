@@ -88,7 +88,7 @@ func Warmup(t *Trainer, tok *Tokenizer, pairs PairFunc, cfg WarmupConfig, rng *r
 	cfg = cfg.withDefaults()
 	mc := t.Weights().Config
 	if mc.Vocab != tok.VocabSize() {
-		return st, fmt.Errorf("warm-up: model.vocab = %d but the tokenizer has %d tokens: build the model with vocab = Tokenizer.VocabSize()", mc.Vocab, tok.VocabSize())
+		return st, fmt.Errorf("warm-up: the model has a vocabulary of %d tokens but the tokenizer has %d: build the model with Config.Vocab = Tokenizer.VocabSize()", mc.Vocab, tok.VocabSize())
 	}
 	st.Loss = make([]float64, 0, cfg.Steps)
 	batch := make([]Sequence, cfg.BatchSize)

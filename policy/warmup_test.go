@@ -209,7 +209,7 @@ func TestWarmupErrors(t *testing.T) {
 		{"steps", tr, tok, ok, policy.WarmupConfig{Steps: -1}, rng, "warmup.steps = -1"},
 		{"batch", tr, tok, ok, policy.WarmupConfig{BatchSize: -2}, rng, "warmup.batch_size = -2"},
 		{"prompt tokens", tr, tok, ok, policy.WarmupConfig{PromptTokens: 1}, rng, "WarmupConfig.PromptTokens = 1"},
-		{"vocab", tr, policy.BuildTokenizer(briefCorpus, 3), ok, policy.WarmupConfig{}, rng, "model.vocab = 275 but the tokenizer has 263 tokens"},
+		{"vocab", tr, policy.BuildTokenizer(briefCorpus, 3), ok, policy.WarmupConfig{}, rng, "the model has a vocabulary of 275 tokens but the tokenizer has 263"},
 		{"long action", tr, tok, func(*rand.Rand) (string, string) { return "x", strings.Repeat("9", 48) },
 			policy.WarmupConfig{Steps: 1}, rng, "no room for a prompt in model.context = 48"},
 	} {
