@@ -290,7 +290,7 @@ func TestSaveCheckpointInvalid(t *testing.T) {
 		{"no policy", func(c *policy.Checkpoint) { c.Policy = nil }, "no policy weights"},
 		{"no tokenizer", func(c *policy.Checkpoint) { c.Tokenizer = nil }, "no tokenizer"},
 		{"config differs", func(c *policy.Checkpoint) { c.Config.Context++ }, "differs from the policy weights"},
-		{"vocab", func(c *policy.Checkpoint) { c.Tokenizer = policy.BuildTokenizer(briefCorpus, 3) }, "tokenizer has 263 tokens"},
+		{"vocab", func(c *policy.Checkpoint) { c.Tokenizer = policy.BuildTokenizer(briefCorpus, 3) }, "tokenizer has 263"},
 		{"param missing", func(c *policy.Checkpoint) { c.Policy.Params = c.Policy.Params[1:] }, "parameters, the config wants"},
 		{"param short", func(c *policy.Checkpoint) { c.Policy.Params[2].Data = c.Policy.Params[2].Data[1:] }, "parameter 2 is not h0.ln1.g"},
 		{"param renamed", func(c *policy.Checkpoint) { c.Policy.Params[0].Name = "emb" }, "parameter 0 is not tok_emb"},
