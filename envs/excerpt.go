@@ -26,3 +26,14 @@ func Excerpt(s string) string {
 	}
 	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:cut]), len(s))
 }
+
+// ExcerptValue prints v as fmt.Sprint does when that is at most
+// ExcerptBytes long, and as Excerpt of it otherwise: a short value reads as
+// itself (8, brief), a long one as a quoted, cut excerpt.
+func ExcerptValue(v any) string {
+	s := fmt.Sprint(v)
+	if len(s) > ExcerptBytes {
+		return Excerpt(s)
+	}
+	return s
+}

@@ -105,11 +105,11 @@ func (o *Options) Int(name string, def, lo, hi int) int {
 		}
 		n = p
 	default:
-		o.fail("%s = %s (%T): want a whole number in [%d, %d]", name, short(v), v, lo, hi)
+		o.fail("%s = %s (%T): want a whole number in [%d, %d]", name, ExcerptValue(v), v, lo, hi)
 		return def
 	}
 	if outside {
-		o.fail("%s = %s is out of range: allowed [%d, %d]", name, short(v), lo, hi)
+		o.fail("%s = %s is out of range: allowed [%d, %d]", name, ExcerptValue(v), lo, hi)
 		return def
 	}
 	if n < lo || n > hi {
@@ -145,7 +145,7 @@ func (o *Options) Float(name string, def, lo, hi float64) float64 {
 		}
 		f = p
 	default:
-		o.fail("%s = %s (%T): want a number in [%g, %g]", name, short(v), v, lo, hi)
+		o.fail("%s = %s (%T): want a number in [%g, %g]", name, ExcerptValue(v), v, lo, hi)
 		return def
 	}
 	if math.IsNaN(f) || f < lo || f > hi {
@@ -170,7 +170,7 @@ func (o *Options) Bool(name string, def bool) bool {
 			return b
 		}
 	}
-	o.fail("%s = %s: want true or false", name, short(v))
+	o.fail("%s = %s: want true or false", name, ExcerptValue(v))
 	return def
 }
 
@@ -183,7 +183,7 @@ func (o *Options) String(name, def string, allowed ...string) string {
 	}
 	s, isStr := v.(string)
 	if !isStr {
-		o.fail("%s = %s (%T): want a string", name, short(v), v)
+		o.fail("%s = %s (%T): want a string", name, ExcerptValue(v), v)
 		return def
 	}
 	if len(allowed) > 0 {
@@ -254,12 +254,3 @@ const (
 	// the text token by token.
 	StyleBrief Style = "brief"
 )
-
-// short is fmt.Sprint(v), or its Excerpt when longer than ExcerptBytes.
-func short(v any) string {
-	s := fmt.Sprint(v)
-	if len(s) > ExcerptBytes {
-		return Excerpt(s)
-	}
-	return s
-}

@@ -123,11 +123,7 @@ func show(v any, present bool) string {
 	if !present {
 		return "unset"
 	}
-	s := fmt.Sprint(v)
-	if len(s) > envs.ExcerptBytes {
-		return envs.Excerpt(s)
-	}
-	return s
+	return envs.ExcerptValue(v)
 }
 
 // lastEval is the latest evaluation logged in rows (the zero EvalResult

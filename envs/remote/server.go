@@ -220,7 +220,7 @@ func (s *Server) checkID(id string) error {
 func (s *Server) resolveID(routeID, dataID string) (string, *Error) {
 	switch {
 	case routeID != "" && dataID != "" && routeID != dataID:
-		return "", errorf(CodeValidation, "env_id %q differs from the route's env %q: name one env", clip(dataID), routeID)
+		return "", errorf(CodeValidation, "env_id %s differs from the route's env %q: name one env", envs.Excerpt(dataID), routeID)
 	case routeID != "":
 		return routeID, nil
 	case dataID != "":

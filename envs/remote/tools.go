@@ -54,9 +54,9 @@ func (s *Server) checkTools(typ string, specs []tools.Spec) *Error {
 		kind := sp.Resolved().Name
 		switch {
 		case len(s.cfg.Tools) == 0:
-			return errorf(CodeValidation, "%s: tools[%d].name = %q: this server serves no tools (its operator allows them with cmd/envserver -tools %s)", typ, i, clip(sp.Name), strings.Join(ServableTools, ","))
+			return errorf(CodeValidation, "%s: tools[%d].name = %s: this server serves no tools (its operator allows them with cmd/envserver -tools %s)", typ, i, envs.Excerpt(sp.Name), strings.Join(ServableTools, ","))
 		case !slices.Contains(s.cfg.Tools, kind):
-			return errorf(CodeValidation, "%s: tools[%d].name = %q: this server serves only %s tools", typ, i, clip(sp.Name), strings.Join(s.cfg.Tools, ", "))
+			return errorf(CodeValidation, "%s: tools[%d].name = %s: this server serves only %s tools", typ, i, envs.Excerpt(sp.Name), strings.Join(s.cfg.Tools, ", "))
 		}
 		for _, k := range hostKeys {
 			if k.set(sp) {

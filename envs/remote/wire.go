@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/tools"
 )
 
@@ -145,7 +146,7 @@ func decodeRequest(frame []byte) (request, *Error) {
 	typ := *f.Type
 	allowed, known := allowedFields[typ]
 	if !known {
-		return request{}, errorf(CodeUnknownType, "unknown message type %q: want one of reset, step, state, close", clip(typ))
+		return request{}, errorf(CodeUnknownType, "unknown message type %s: want one of reset, step, state, close", envs.Excerpt(typ))
 	}
 	data := f.Data
 	if data == nil {
@@ -162,7 +163,7 @@ func decodeRequest(frame []byte) (request, *Error) {
 		if data.Seed != nil {
 			s, err := strconv.ParseUint(data.Seed.String(), 10, 64)
 			if err != nil {
-				return request{}, errorf(CodeValidation, "%s: seed = %s: want a whole number in [0, 2^64-1]", typ, clip(data.Seed.String()))
+				return request{}, errorf(CodeValidation, "%s: seed = %s: want a whole number in [0, 2^64-1]", typ, envs.ExcerptValue(data.Seed.String()))
 			}
 			r.Seed, r.HasSeed = s, true
 		}
@@ -197,7 +198,7 @@ func decodeRequest(frame []byte) (request, *Error) {
 		}
 		v, err := strconv.ParseUint(*data.Value, 10, 64)
 		if err != nil {
-			return request{}, errorf(CodeValidation, "rand: value = %q: want a decimal uint64", clip(*data.Value))
+			return request{}, errorf(CodeValidation, "rand: value = %s: want a decimal uint64", envs.Excerpt(*data.Value))
 		}
 		r.Value = v
 	}
@@ -238,7 +239,7 @@ func unknownField(typ, k string) *Error {
 	if a := allowedFields[typ]; len(a) > 0 {
 		list = strings.Join(a, ", ")
 	}
-	return errorf(CodeValidation, "%s: unknown field %q (allowed: %s)", typ, clip(k), list)
+	return errorf(CodeValidation, "%s: unknown field %s (allowed: %s)", typ, envs.Excerpt(k), list)
 }
 
 // classify turns a decoding error into the OpenEnv code that fits it.
@@ -247,7 +248,7 @@ func classify(frame []byte, err error) *Error {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn) || !json.Valid(frame):
-		return errorf(CodeInvalidJSON, "a message is a JSON object {\"type\": ..., \"data\": {...}}: %s", clip(err.Error()))
+		return errorf(CodeInvalidJSON, "a message is a JSON object {\"type\": ..., \"data\": {...}}: %s", envs.ExcerptValue(err.Error()))
 	case errors.As(err, &typ):
 		switch {
 		case typ.Field == "":
@@ -257,12 +258,12 @@ func classify(frame []byte, err error) *Error {
 		case typ.Field == "data":
 			return errorf(CodeValidation, "\"data\" must be a JSON object")
 		}
-		return errorf(CodeValidation, "field %s must not be a JSON %s", clip(strings.TrimPrefix(typ.Field, "data.")), typ.Value)
+		return errorf(CodeValidation, "field %s must not be a JSON %s", envs.ExcerptValue(strings.TrimPrefix(typ.Field, "data.")), typ.Value)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		name, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
-		return errorf(CodeValidation, "unknown field %q: a message has \"type\" and \"data\", and data the fields of its type (reset: seed, env_id, options, tools, episode_id; step: message)", clip(name))
+		return errorf(CodeValidation, "unknown field %s: a message has \"type\" and \"data\", and data the fields of its type (reset: seed, env_id, options, tools, episode_id; step: message)", envs.Excerpt(name))
 	}
-	return errorf(CodeValidation, "%s", clip(err.Error()))
+	return errorf(CodeValidation, "%s", envs.ExcerptValue(err.Error()))
 }
 
 // textField reads a text that may come as UTF-8 (plain) or, for bytes that
@@ -316,15 +317,6 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// clip shortens client-supplied text quoted in an error.
-func clip(s string) string {
-	s = strings.ToValidUTF8(s, "?")
-	if len(s) > 40 {
-		return s[:40] + "..."
-	}
-	return s
 }
 
 // encodeMessage writes {"type": typ, "data": data}.
