@@ -2,7 +2,8 @@ package chat
 
 import (
 	"fmt"
-	"strings"
+
+	"github.com/gemgo/gemgo/envs"
 )
 
 // History modes of a Format, named as a training config's env.history.
@@ -14,8 +15,7 @@ const (
 
 // Format renders a conversation to the observation string a gemgo policy
 // reads: the text the history wrapper the policy trained behind would
-// have produced for the same episode (the formats are documented in
-// envs/history.go).
+// have produced for the same episode (envs.RenderHistory writes both).
 type Format struct {
 	History string // HistoryNone, HistoryObservations or HistoryActions; "" means none
 	Keep    int    // keep the first observation and the last Keep turns; 0 keeps all
@@ -69,15 +69,9 @@ func (f Format) Render(msgs []Message) (string, error) {
 	if f.Keep > 0 && turns > f.Keep {
 		first = turns - f.Keep
 	}
-	var b strings.Builder
-	b.WriteString(rest[0].Content)
+	kept := make([]envs.HistoryTurn, 0, turns-first)
 	for t := first; t < turns; t++ {
-		if f.History == HistoryActions {
-			b.WriteString("\n> ")
-			b.WriteString(rest[1+2*t].Content)
-		}
-		b.WriteByte('\n')
-		b.WriteString(rest[2+2*t].Content)
+		kept = append(kept, envs.HistoryTurn{Action: rest[1+2*t].Content, Obs: rest[2+2*t].Content})
 	}
-	return b.String(), nil
+	return envs.RenderHistory(rest[0].Content, kept, f.History == HistoryActions), nil
 }

@@ -20,9 +20,38 @@ import (
 //
 // Reset returns o_0 unchanged. Rewards, flags and Info pass through.
 
-// historyTurn is one step kept by a history wrapper.
-type historyTurn struct {
-	action, obs string
+// HistoryTurn is one step of an episode as the history formats show it:
+// the action and the inner env's observation after it.
+type HistoryTurn struct {
+	Action, Obs string
+}
+
+// RenderHistory writes the observation a history wrapper shows after the
+// given turns: first (the Reset observation), then each turn in the format
+// above, its action included when withActions (ActionObservationHistory).
+// It renders every turn it is given: keeping only the last keep is the
+// caller's choice. The wrappers use it, and so does chat.Format, which
+// renders a conversation to the text a policy trained behind a wrapper read.
+func RenderHistory(first string, turns []HistoryTurn, withActions bool) string {
+	n := len(first)
+	for _, t := range turns {
+		n += 1 + len(t.Obs)
+		if withActions {
+			n += 3 + len(t.Action)
+		}
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(first)
+	for _, t := range turns {
+		if withActions {
+			b.WriteString("\n> ")
+			b.WriteString(t.Action)
+		}
+		b.WriteByte('\n')
+		b.WriteString(t.Obs)
+	}
+	return b.String()
 }
 
 // history holds the text of an episode and renders it.
@@ -30,7 +59,7 @@ type history struct {
 	keep        int
 	withActions bool
 	first       string
-	turns       []historyTurn
+	turns       []HistoryTurn
 }
 
 func newHistory(keep int, withActions bool) (history, error) {
@@ -54,31 +83,11 @@ func (h *history) add(action, obs string) string {
 		copy(h.turns, h.turns[1:])
 		h.turns = h.turns[:len(h.turns)-1]
 	}
-	h.turns = append(h.turns, historyTurn{action: action, obs: obs})
+	h.turns = append(h.turns, HistoryTurn{Action: action, Obs: obs})
 	return h.render()
 }
 
-func (h *history) render() string {
-	n := len(h.first)
-	for _, t := range h.turns {
-		n += 1 + len(t.obs)
-		if h.withActions {
-			n += 3 + len(t.action)
-		}
-	}
-	var b strings.Builder
-	b.Grow(n)
-	b.WriteString(h.first)
-	for _, t := range h.turns {
-		if h.withActions {
-			b.WriteString("\n> ")
-			b.WriteString(t.action)
-		}
-		b.WriteByte('\n')
-		b.WriteString(t.obs)
-	}
-	return b.String()
-}
+func (h *history) render() string { return RenderHistory(h.first, h.turns, h.withActions) }
 
 // ObservationHistory makes each observation the concatenation of the
 // episode's observations so far (see the formats above).
