@@ -6,11 +6,12 @@ import (
 	"github.com/gemgo/gemgo/envs"
 )
 
-// History modes of a Format, named as a training config's env.history.
+// History modes of a Format, named as a training config's env.history:
+// the wrappers' own names in package envs.
 const (
-	HistoryNone         = "none"         // the latest observation only
-	HistoryObservations = "observations" // envs.ObservationHistory
-	HistoryActions      = "actions"      // envs.ActionObservationHistory
+	HistoryNone         = envs.HistoryNone         // the latest observation only
+	HistoryObservations = envs.HistoryObservations // envs.ObservationHistory
+	HistoryActions      = envs.HistoryActions      // envs.ActionObservationHistory
 )
 
 // Format renders a conversation to the observation string a gemgo policy

@@ -20,6 +20,29 @@ import (
 //
 // Reset returns o_0 unchanged. Rewards, flags and Info pass through.
 
+// History modes: what earlier turns a policy sees (env.history in a
+// training config), each the name of a wrapper below.
+const (
+	HistoryNone         = "none"         // the latest observation only: no wrapper
+	HistoryObservations = "observations" // ObservationHistory
+	HistoryActions      = "actions"      // ActionObservationHistory
+)
+
+// WithHistory wraps env in the history wrapper that mode names ("" is
+// HistoryNone, which returns env itself), keeping the last keep turns (0:
+// all).
+func WithHistory(env Env, mode string, keep int) (Env, error) {
+	switch mode {
+	case "", HistoryNone:
+		return env, nil
+	case HistoryObservations:
+		return NewObservationHistory(env, keep)
+	case HistoryActions:
+		return NewActionObservationHistory(env, keep)
+	}
+	return nil, fmt.Errorf("history %s: allowed %s, %s, %s", Excerpt(mode), HistoryNone, HistoryObservations, HistoryActions)
+}
+
 // HistoryTurn is one step of an episode as the history formats show it:
 // the action and the inner env's observation after it.
 type HistoryTurn struct {

@@ -271,3 +271,24 @@ func TestWrappedToyPassesCheckEnv(t *testing.T) {
 		return envs.NewObservationHistory(envs.NewEpisodeStats(tl), 3)
 	})
 }
+
+// WithHistory picks the wrapper a mode names; none (or "") is the env
+// itself, and an unknown mode is an error naming the allowed ones.
+func TestWithHistory(t *testing.T) {
+	inner := envtest.NewToy(10)
+	for _, mode := range []string{"", envs.HistoryNone} {
+		e, err := envs.WithHistory(inner, mode, 0)
+		require.NoError(t, err)
+		assert.Same(t, inner, e)
+	}
+	e, err := envs.WithHistory(inner, envs.HistoryObservations, 2)
+	require.NoError(t, err)
+	assert.IsType(t, &envs.ObservationHistory{}, e)
+	e, err = envs.WithHistory(inner, envs.HistoryActions, 0)
+	require.NoError(t, err)
+	assert.IsType(t, &envs.ActionObservationHistory{}, e)
+	_, err = envs.WithHistory(inner, "everything", 0)
+	assert.EqualError(t, err, `history "everything": allowed none, observations, actions`)
+	_, err = envs.WithHistory(inner, envs.HistoryActions, -1)
+	assert.Error(t, err)
+}

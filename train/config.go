@@ -8,6 +8,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gemgo/gemgo/algo"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/remote"
 	"github.com/gemgo/gemgo/policy"
 	"github.com/gemgo/gemgo/tools"
@@ -128,7 +129,7 @@ func DefaultConfig() Config {
 		Env: EnvConfig{
 			ID:      "game:GuessTheNumber-v0-easy",
 			Options: EnvOptions{"style": "brief", "partial_credit": false},
-			History: "observations",
+			History: envs.HistoryObservations,
 			NumEnvs: 64,
 		},
 		Model:     policy.Config{Context: 128, Layers: 2, DModel: 64, Heads: 4},
@@ -167,7 +168,7 @@ func (c *Config) Validate() error {
 		bad("env.id is empty: name a registered env, e.g. game:GuessTheNumber-v0-easy (go run ./cmd/play -list prints them)")
 	}
 	switch c.Env.History {
-	case "none", "observations", "actions":
+	case envs.HistoryNone, envs.HistoryObservations, envs.HistoryActions:
 	default:
 		bad("env.history = %q: allowed none, observations, actions", c.Env.History)
 	}

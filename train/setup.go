@@ -34,14 +34,7 @@ func envFactory(reg *envs.Registry, ec EnvConfig) func() (envs.Env, error) {
 			}
 			return nil, err
 		}
-		e = w
-		switch ec.History {
-		case "observations":
-			return envs.NewObservationHistory(e, ec.HistoryKeep)
-		case "actions":
-			return envs.NewActionObservationHistory(e, ec.HistoryKeep)
-		}
-		return e, nil
+		return envs.WithHistory(w, ec.History, ec.HistoryKeep)
 	}
 }
 

@@ -33,12 +33,9 @@ func Checkpoint(t testing.TB, history string) *policy.Checkpoint {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var env envs.Env = e
-		switch history {
-		case "observations":
-			env, _ = envs.NewObservationHistory(e, 0)
-		case "actions":
-			env, _ = envs.NewActionObservationHistory(e, 0)
+		env, err := envs.WithHistory(e, history, 0)
+		if err != nil {
+			t.Fatal(err)
 		}
 		obs, _, err := env.Reset(seed)
 		if err != nil {
