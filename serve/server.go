@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gemgo/gemgo/chat"
+	"github.com/gemgo/gemgo/internal/httpserve"
 )
 
 // maxBody bounds a request body.
@@ -216,28 +217,5 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // gracefully: it stops accepting, lets requests in flight finish (at most
 // grace), and returns. ready, when not nil, receives the bound address.
 func (s *Server) ListenAndServe(ctx context.Context, addr string, grace time.Duration, ready func(addr string)) error {
-	hs := &http.Server{Addr: addr, Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	ln, err := listen(addr)
-	if err != nil {
-		return err
-	}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	if ready != nil {
-		ready(ln.Addr().String())
-	}
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), grace)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return httpserve.Run(ctx, httpserve.Config{Addr: addr, Handler: s.Handler(), Grace: grace, Ready: ready})
 }

@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"slices"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/envs/remote"
+	"github.com/gemgo/gemgo/internal/httpserve"
 	"github.com/gemgo/gemgo/sandbox"
 	"github.com/gemgo/gemgo/tools"
 )
@@ -78,33 +77,23 @@ func run(args []string, stderr io.Writer, ready chan<- string) int {
 	if slices.Contains(toolKinds, tools.KindPython) {
 		fmt.Fprintf(stderr, "envserver: python tool sandbox: %s\n", sandbox.Detect())
 	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		fmt.Fprintf(stderr, "envserver: -addr %s: %v\n", *addr, err)
-		return 1
-	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
-	fmt.Fprintf(stderr, "envserver: listening on ws://%s/ws (health: http://%s/health)\n", ln.Addr(), ln.Addr())
-	if ready != nil {
-		ready <- ln.Addr().String()
-	}
-	select {
-	case err := <-served:
+	err = httpserve.Run(ctx, httpserve.Config{
+		Addr: *addr, Handler: srv, Grace: *drain,
+		Ready: func(a string) {
+			fmt.Fprintf(stderr, "envserver: listening on ws://%s/ws (health: http://%s/health)\n", a, a)
+			if ready != nil {
+				ready <- a
+			}
+		},
+		Drain: func(ctx context.Context) error {
+			fmt.Fprintf(stderr, "envserver: draining %d sessions\n", srv.Sessions())
+			return srv.Shutdown(ctx)
+		},
+	})
+	if err != nil {
 		fmt.Fprintf(stderr, "envserver: %v\n", err)
-		return 1
-	case <-ctx.Done():
-	}
-	fmt.Fprintf(stderr, "envserver: draining %d sessions\n", srv.Sessions())
-	dctx, cancel := context.WithTimeout(context.Background(), *drain)
-	defer cancel()
-	serr := srv.Shutdown(dctx)
-	herr := hs.Shutdown(dctx)
-	if serr != nil || herr != nil {
-		fmt.Fprintf(stderr, "envserver: %v\n", errors.Join(serr, herr))
 		return 1
 	}
 	fmt.Fprintln(stderr, "envserver: stopped")

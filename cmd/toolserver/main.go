@@ -18,7 +18,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -30,6 +29,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gemgo/gemgo/internal/httpserve"
 	"github.com/gemgo/gemgo/tools/toolserver"
 )
 
@@ -85,20 +85,10 @@ func run(args []string) int {
 	}, &mcp.StreamableHTTPOptions{SessionTimeout: 10 * time.Minute})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", handler)
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "toolserver: %v\n", err)
-		return 1
-	}
-	fmt.Fprintf(os.Stderr, "toolserver: serving http://%s/mcp\n", ln.Addr())
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		<-ctx.Done()
-		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(shut)
-	}()
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if err := httpserve.Run(ctx, httpserve.Config{
+		Addr: *addr, Handler: mux, Grace: 2 * time.Second,
+		Ready: func(a string) { fmt.Fprintf(os.Stderr, "toolserver: serving http://%s/mcp\n", a) },
+	}); err != nil {
 		fmt.Fprintf(os.Stderr, "toolserver: %v\n", err)
 		return 1
 	}
