@@ -191,23 +191,45 @@ func NewVectorEnv(envs []Env, cfg VectorConfig) (*VectorEnv, error) {
 
 // MakeVectorEnv makes n envs of one id from reg and steps them.
 func MakeVectorEnv(reg *Registry, id string, n int, cfg VectorConfig, opts ...Option) (*VectorEnv, error) {
+	v, err := NewVectorEnvFunc(n, func() (Env, error) { return reg.Make(id, opts...) }, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("vector env %s: %w", id, err)
+	}
+	return v, nil
+}
+
+// NewVectorEnvFunc makes n envs with newEnv and a VectorEnv over them. When
+// an env cannot be made (an error, or a nil env), the envs made so far are
+// closed and the error names the env's index.
+func NewVectorEnvFunc(n int, newEnv func() (Env, error), cfg VectorConfig) (*VectorEnv, error) {
 	if n < 1 {
-		return nil, fmt.Errorf("vector env %s: n = %d envs: want at least 1", id, n)
+		return nil, fmt.Errorf("n = %d envs: want at least 1", n)
 	}
 	list := make([]Env, 0, n)
-	for range n {
-		e, err := reg.Make(id, opts...)
-		if err != nil {
-			for _, made := range list {
-				if c, ok := made.(io.Closer); ok {
-					_ = c.Close()
-				}
+	closeAll := func() {
+		for _, e := range list {
+			if c, ok := e.(io.Closer); ok {
+				_ = c.Close()
 			}
-			return nil, fmt.Errorf("vector env: %w", err)
+		}
+	}
+	for i := range n {
+		e, err := newEnv()
+		if err == nil && e == nil {
+			err = errors.New("the factory returned a nil env")
+		}
+		if err != nil {
+			closeAll()
+			return nil, fmt.Errorf("make env %d: %w", i, err)
 		}
 		list = append(list, e)
 	}
-	return NewVectorEnv(list, cfg)
+	v, err := NewVectorEnv(list, cfg)
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	return v, nil
 }
 
 // Len returns the number of envs.

@@ -309,3 +309,29 @@ func TestVectorEnvConcurrentCallers(t *testing.T) {
 		assert.True(t, strings.HasPrefix(r.Step.Obs, "t21 "), "each env took exactly 20 turns before: %q", r.Step.Obs)
 	}
 }
+
+// NewVectorEnvFunc closes the envs it made when a later one fails, and the
+// error names the failing index; a nil env counts as a failure.
+func TestNewVectorEnvFuncClosesOnFailure(t *testing.T) {
+	for _, fail := range []error{errors.New("no python3"), nil} {
+		var made []*envtest.Toy
+		_, err := envs.NewVectorEnvFunc(4, func() (envs.Env, error) {
+			if len(made) == 2 {
+				return nil, fail
+			}
+			e := envtest.NewToy(10)
+			made = append(made, e)
+			return e, nil
+		}, envs.VectorConfig{})
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "make env 2")
+		if fail == nil {
+			assert.Contains(t, err.Error(), "nil env")
+		}
+		for i, e := range made {
+			assert.Equal(t, 1, e.Closes(), "env %d closed once", i)
+		}
+	}
+	_, err := envs.NewVectorEnvFunc(0, nil, envs.VectorConfig{})
+	assert.ErrorContains(t, err, "want at least 1")
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"time"
 
@@ -29,32 +28,8 @@ type Collector struct {
 // NewCollector makes a collector over n envs built by newEnv, stepped on the
 // VectorEnv's default worker pool (envs.VectorConfig.Workers).
 func NewCollector(n int, newEnv func() (envs.Env, error), p Policy) (*Collector, error) {
-	if n < 1 {
-		return nil, fmt.Errorf("rollout: %d envs: need at least 1", n)
-	}
-	list := make([]envs.Env, 0, n)
-	closeAll := func() {
-		for _, e := range list {
-			if c, ok := e.(io.Closer); ok {
-				_ = c.Close()
-			}
-		}
-	}
-	for i := range n {
-		e, err := newEnv()
-		if err != nil {
-			closeAll()
-			return nil, fmt.Errorf("rollout: make env %d: %w", i, err)
-		}
-		if e == nil {
-			closeAll()
-			return nil, fmt.Errorf("rollout: make env %d: the factory returned a nil env", i)
-		}
-		list = append(list, e)
-	}
-	v, err := envs.NewVectorEnv(list, envs.VectorConfig{Autoreset: envs.AutoresetDisabled})
+	v, err := envs.NewVectorEnvFunc(n, newEnv, envs.VectorConfig{Autoreset: envs.AutoresetDisabled})
 	if err != nil {
-		closeAll()
 		return nil, fmt.Errorf("rollout: %w", err)
 	}
 	return NewVectorCollector(v, p)
