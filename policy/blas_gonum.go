@@ -28,20 +28,24 @@ func getBuf(n int) *[]float32 {
 	return p
 }
 
-// Blocking of sgemm: the k dimension in blocks of kcBlock, rows in blocks
-// of mcBlock (the packed a block, mcBlock×kcBlock, stays in L2; one packed
-// b panel, kcBlock×16, in L1).
+// Blocking of sgemm: the k dimension in blocks of kcBlock (one packed b
+// panel, kcBlock×16, stays in L1), rows in chunks of mcBlock (the chunk of
+// a, mcBlock×kcBlock, stays in L2 while every column panel passes over it);
+// mr is the kernel's rows per tile.
 const (
 	kcBlock = 256
-	mcBlock = 128
+	mr      = 6
+	mcBlock = 20 * mr
 )
 
 // sgemm computes c = alpha·op(a)·op(b) + beta·c. Per block of k it packs
-// op(b) into 16-column panels and, per block of rows, op(a) into 4-row
-// panels (zero-padded at the edges, so the transposes cost nothing extra),
-// then runs the 4×16 kernel on every tile; edge tiles go through a scratch
-// tile. Large products are split across the cores by rows, or by columns
-// when there are few rows.
+// op(b) into 16-column panels (zero-padded at the right edge), then runs
+// the 6×16 kernel on every tile, reading a in place through its strides
+// (row-major or transposed alike); only a last block of fewer than 6 rows
+// is copied, zero-padded, and edge tiles go through a scratch tile. Large
+// products are split across the cores by rows, or by columns when there
+// are few rows. Every element's sum runs over k in the same order whatever
+// the split, so the result does not depend on the number of cores.
 func sgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	// 1. beta
 	if beta != 1 {
@@ -62,34 +66,43 @@ func sgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []fl
 	panels := (n + 15) / 16
 	bp := getBuf(panels * 16 * min(k, kcBlock))
 	defer packPool.Put(bp)
-	rowBlocks := (m + 3) / 4
+	rowBlocks := (m + mr - 1) / mr
+	tail := m % mr // rows in a last, partial block
 	for pc := 0; pc < k; pc += kcBlock {
 		kc := min(kcBlock, k-pc)
 		// 2. pack op(b)[pc:pc+kc, :] as panels [jb][p][16]
 		packB(*bp, b, ldb, tB, pc, kc, n)
-		// run computes row blocks lo..hi (4 rows each) and column panels jlo..jhi
+		// run computes row blocks lo..hi (mr rows each) and column panels jlo..jhi
 		run := func(lo, hi, jlo, jhi int) {
-			ap := getBuf(min(mcBlock, (hi-lo)*4) * kc)
-			defer packPool.Put(ap)
-			var tile [64]float32
-			for i0 := lo * 4; i0 < min(m, hi*4); i0 += mcBlock {
-				rows := min(mcBlock, min(m, hi*4)-i0)
-				// 3. pack op(a)[i0:i0+rows, pc:pc+kc] as panels [ib][p][4]
-				packA(*ap, a, lda, tA, i0, rows, pc, kc)
-				// 4. tiles
+			rowEnd := min(m, hi*mr)
+			var edge [mr * kcBlock]float32 // the partial block's rows as [p][mr]
+			if tail > 0 && rowEnd == m {
+				packEdge(edge[:mr*kc], a, lda, tA, m-tail, tail, pc, kc)
+			}
+			var tile [mr * 16]float32
+			for i0 := lo * mr; i0 < rowEnd; i0 += mcBlock {
+				rows := min(mcBlock, rowEnd-i0)
 				for jb := jlo; jb < jhi; jb++ {
 					bpan := (*bp)[jb*kc*16:]
 					cols := min(16, n-jb*16)
-					for ib := 0; ib*4 < rows; ib++ {
-						apan := (*ap)[ib*kc*4:]
-						r := min(4, rows-ib*4)
-						ci := (i0+ib*4)*ldc + jb*16
-						if r == 4 && cols == 16 {
-							kern4x16(&apan[0], &bpan[0], &c[ci], kc, 1, 4, 16, ldc, alpha)
+					for ib := 0; ib*mr < rows; ib++ {
+						i := i0 + ib*mr
+						r := min(mr, rows-ib*mr)
+						ci := i*ldc + jb*16
+						ap, aRow, aK := &edge[0], 1, mr
+						switch {
+						case r < mr:
+						case tA:
+							ap, aRow, aK = &a[pc*lda+i], 1, lda
+						default:
+							ap, aRow, aK = &a[i*lda+pc], lda, 1
+						}
+						if r == mr && cols == 16 {
+							kern6x16(ap, &bpan[0], &c[ci], kc, aRow, aK, 16, ldc, alpha)
 							continue
 						}
 						clear(tile[:])
-						kern4x16(&apan[0], &bpan[0], &tile[0], kc, 1, 4, 16, 16, alpha)
+						kern6x16(ap, &bpan[0], &tile[0], kc, aRow, aK, 16, 16, alpha)
 						for rr := 0; rr < r; rr++ {
 							crow := c[ci+rr*ldc : ci+rr*ldc+cols]
 							for j := range crow {
@@ -132,26 +145,17 @@ func packB(dst, b []float32, ldb int, tB bool, pc, kc, n int) {
 	}
 }
 
-// packA writes op(a)[i0+ib·4+r][pc+p] to dst[ib·kc·4 + p·4 + r] for the
-// given rows, zero beyond them.
-func packA(dst, a []float32, lda int, tA bool, i0, rows, pc, kc int) {
-	for ib := 0; ib*4 < rows; ib++ {
-		pan := dst[ib*kc*4 : (ib+1)*kc*4]
-		r := min(4, rows-ib*4)
-		if r < 4 {
-			clear(pan)
-		}
-		for rr := 0; rr < r; rr++ {
-			i := i0 + ib*4 + rr
-			if !tA {
-				src := a[i*lda+pc : i*lda+pc+kc]
-				for p, v := range src {
-					pan[p*4+rr] = v
-				}
+// packEdge writes op(a)[i0+r][pc+p] to dst[p·mr + r] for r < rows (fewer
+// than mr), zero beyond them.
+func packEdge(dst, a []float32, lda int, tA bool, i0, rows, pc, kc int) {
+	clear(dst)
+	for r := 0; r < rows; r++ {
+		i := i0 + r
+		for p := 0; p < kc; p++ {
+			if tA {
+				dst[p*mr+r] = a[(pc+p)*lda+i]
 			} else {
-				for p := 0; p < kc; p++ {
-					pan[p*4+rr] = a[(pc+p)*lda+i]
-				}
+				dst[p*mr+r] = a[i*lda+pc+p]
 			}
 		}
 	}

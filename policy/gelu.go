@@ -42,6 +42,17 @@ func geluFwd[T Float](y, x, th []T) {
 }
 
 func gelu32(y, x, th []float32) {
+	if n := len(x) &^ 7; haveKernel && n > 0 {
+		var thp *float32
+		if th != nil {
+			thp = &th[0]
+		}
+		geluVec(&y[0], &x[0], thp, &vecConsts[0], n)
+		y, x = y[n:], x[n:]
+		if th != nil {
+			th = th[n:]
+		}
+	}
 	for i, v := range x {
 		t := tanh32(geluC * (v + 0.044715*v*v*v))
 		if th != nil {
@@ -71,6 +82,10 @@ func geluBwd[T Float](dx, dy, x, th []T) {
 }
 
 func geluBwd32(dx, dy, x, th []float32) {
+	if n := len(x) &^ 7; haveKernel && n > 0 && th != nil {
+		geluBwdVec(&dx[0], &dy[0], &x[0], &th[0], &vecConsts[0], n)
+		dx, dy, x, th = dx[n:], dy[n:], x[n:], th[n:]
+	}
 	for i, v := range x {
 		var t float32
 		if th != nil {
@@ -85,6 +100,10 @@ func geluBwd32(dx, dy, x, th []float32) {
 // expSlice replaces each x by e^x.
 func expSlice[T Float](xs []T) {
 	if x32, ok := any(xs).([]float32); ok {
+		if n := len(x32) &^ 7; haveKernel && n > 0 {
+			expVec(&x32[0], &vecConsts[0], n)
+			x32 = x32[n:]
+		}
 		for i, v := range x32 {
 			x32[i] = exp32(v)
 		}
@@ -94,3 +113,37 @@ func expSlice[T Float](xs []T) {
 		xs[i] = T(math.Exp(float64(v)))
 	}
 }
+
+// vecConsts holds the constants of geluVec, geluBwdVec and expVec, each
+// repeated over a 32-byte vector (float64 ones as four lanes), in the
+// order gelu_amd64.s indexes them. They are the scalar code's constants
+// converted as Go converts them, so the vector results match bit for bit.
+var vecConsts = func() (c [31 * 8]float32) {
+	f32 := func(i int, v float32) {
+		for j := 0; j < 8; j++ {
+			c[i*8+j] = v
+		}
+	}
+	f64 := func(i int, v float64) {
+		b := math.Float64bits(v)
+		for j := 0; j < 4; j++ {
+			c[i*8+2*j] = math.Float32frombits(uint32(b))
+			c[i*8+2*j+1] = math.Float32frombits(uint32(b >> 32))
+		}
+	}
+	for i, v := range []float32{geluC, 0.044715, -tanhClamp, tanhClamp,
+		tanhP6, tanhP5, tanhP4, tanhP3, tanhP2, tanhP1, tanhP0,
+		tanhQ3, tanhQ2, tanhQ1, tanhQ0,
+		0.5, 1, 3 * 0.044715} {
+		f32(i, v)
+	}
+	f64(18, 1.4426950408889634)
+	f64(19, 0.5)
+	f64(20, 0.6931471805599453)
+	f32(21, math.Float32frombits(127))
+	for i, v := range []float32{1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040, -87, 88} {
+		f32(22+i, v)
+	}
+	f32(30, float32(math.Inf(1)))
+	return c
+}()

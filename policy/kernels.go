@@ -133,21 +133,37 @@ func layerNormBwd[T Float](dx, dg, db, dy, x, g, mean, rstd []T, n, d int) {
 // relative error below 4e-7 (checked in TestTanh32), no exp or division
 // by a small number.
 func tanh32(x float32) float32 {
-	const clampV = 7.90531110763549805
-	x = min(max(x, -clampV), clampV)
+	x = min(max(x, -tanhClamp), tanhClamp)
 	x2 := x * x
-	p := x2*-2.76076847742355e-16 + 2.00018790482477e-13
-	p = x2*p + -8.60467152213735e-11
-	p = x2*p + 5.12229709037114e-08
-	p = x2*p + 1.48572235717979e-05
-	p = x2*p + 6.37261928875436e-04
-	p = x2*p + 4.89352455891786e-03
+	p := x2*tanhP6 + tanhP5
+	p = x2*p + tanhP4
+	p = x2*p + tanhP3
+	p = x2*p + tanhP2
+	p = x2*p + tanhP1
+	p = x2*p + tanhP0
 	p = x * p
-	q := x2*1.19825839466702e-06 + 1.18534705686654e-04
-	q = x2*q + 2.26843463243900e-03
-	q = x2*q + 4.89352518554385e-03
+	q := x2*tanhQ3 + tanhQ2
+	q = x2*q + tanhQ1
+	q = x2*q + tanhQ0
 	return p / q
 }
+
+// The coefficients of tanh32 (numerator x·P(x²), denominator Q(x²)) and
+// the clamp, shared with its vector form.
+const (
+	tanhClamp = 7.90531110763549805
+	tanhP6    = -2.76076847742355e-16
+	tanhP5    = 2.00018790482477e-13
+	tanhP4    = -8.60467152213735e-11
+	tanhP3    = 5.12229709037114e-08
+	tanhP2    = 1.48572235717979e-05
+	tanhP1    = 6.37261928875436e-04
+	tanhP0    = 4.89352455891786e-03
+	tanhQ3    = 1.19825839466702e-06
+	tanhQ2    = 1.18534705686654e-04
+	tanhQ1    = 2.26843463243900e-03
+	tanhQ0    = 4.89352518554385e-03
+)
 
 // exp32 is e^x in float32 (relative error about 2e-7): x·log2(e) = n + f
 // with |f| ≤ 1/2, 2^f by its degree-7 Taylor polynomial, times 2^n.

@@ -6,10 +6,19 @@ import "golang.org/x/sys/cpu"
 var haveKernel = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 //go:noescape
-func kern4x16(a, b, c *float32, k, aRow, aK, ldb, ldc int, alpha float32)
+func kern6x16(a, b, c *float32, k, aRow, aK, ldb, ldc int, alpha float32)
 
 //go:noescape
 func dotScores(q, k, out *float32, n, dh, ld int, scale float32)
 
 //go:noescape
 func weightedRows(p, v, out *float32, n, dh, ld int)
+
+//go:noescape
+func geluVec(y, x, th, c *float32, n int)
+
+//go:noescape
+func geluBwdVec(dx, dy, x, th, c *float32, n int)
+
+//go:noescape
+func expVec(x, c *float32, n int)

@@ -1,9 +1,13 @@
 #include "textflag.h"
 
-// func kern4x16(a, b, c *float32, k, aRow, aK, ldb, ldc int, alpha float32)
-// c[r][0:16] += alpha · Σ_p a[r·aRow + p·aK]·b[p][0:16] for r = 0..3
-// (AVX2 + FMA; strides and leading dimensions in elements; k ≥ 1).
-TEXT ·kern4x16(SB), NOSPLIT, $0-68
+// func kern6x16(a, b, c *float32, k, aRow, aK, ldb, ldc int, alpha float32)
+// c[r][0:16] += alpha · Σ_p a[r·aRow + p·aK]·b[p·ldb + 0:16] for r = 0..5
+// (AVX2 + FMA; strides and leading dimensions in elements; k ≥ 1). The
+// strides let it read a row-major a (aRow = lda, aK = 1) or a transposed
+// one (aRow = 1, aK = lda) in place: a needs no packing. Each sum runs
+// over p in order, one FMA per term, so the result does not depend on
+// the tile shape.
+TEXT ·kern6x16(SB), NOSPLIT, $0-68
 	MOVQ a+0(FP), SI
 	MOVQ b+8(FP), DI
 	MOVQ c+16(FP), DX
@@ -16,9 +20,8 @@ TEXT ·kern4x16(SB), NOSPLIT, $0-68
 	SHLQ $2, R9
 	MOVQ ldc+56(FP), R10
 	SHLQ $2, R10
-	LEAQ (SI)(R8*1), R11
-	LEAQ (R11)(R8*1), R12
-	LEAQ (R12)(R8*1), R13
+	LEAQ (SI)(R8*2), R11
+	ADDQ R8, R11 // R11: row 3
 	VXORPS Y4, Y4, Y4
 	VXORPS Y5, Y5, Y5
 	VXORPS Y6, Y6, Y6
@@ -27,6 +30,10 @@ TEXT ·kern4x16(SB), NOSPLIT, $0-68
 	VXORPS Y9, Y9, Y9
 	VXORPS Y10, Y10, Y10
 	VXORPS Y11, Y11, Y11
+	VXORPS Y12, Y12, Y12
+	VXORPS Y13, Y13, Y13
+	VXORPS Y14, Y14, Y14
+	VXORPS Y15, Y15, Y15
 
 loop:
 	VMOVUPS (DI), Y0
@@ -34,50 +41,68 @@ loop:
 	VBROADCASTSS (SI), Y2
 	VFMADD231PS Y0, Y2, Y4
 	VFMADD231PS Y1, Y2, Y5
-	VBROADCASTSS (R11), Y3
+	VBROADCASTSS (SI)(R8*1), Y3
 	VFMADD231PS Y0, Y3, Y6
 	VFMADD231PS Y1, Y3, Y7
-	VBROADCASTSS (R12), Y2
+	VBROADCASTSS (SI)(R8*2), Y2
 	VFMADD231PS Y0, Y2, Y8
 	VFMADD231PS Y1, Y2, Y9
-	VBROADCASTSS (R13), Y3
+	VBROADCASTSS (R11), Y3
 	VFMADD231PS Y0, Y3, Y10
 	VFMADD231PS Y1, Y3, Y11
+	VBROADCASTSS (R11)(R8*1), Y2
+	VFMADD231PS Y0, Y2, Y12
+	VFMADD231PS Y1, Y2, Y13
+	VBROADCASTSS (R11)(R8*2), Y3
+	VFMADD231PS Y0, Y3, Y14
+	VFMADD231PS Y1, Y3, Y15
 	ADDQ R14, SI
 	ADDQ R14, R11
-	ADDQ R14, R12
-	ADDQ R14, R13
 	ADDQ R9, DI
 	DECQ CX
 	JNZ loop
 
-	VBROADCASTSS alpha+64(FP), Y12
+	VBROADCASTSS alpha+64(FP), Y2
 	VMOVUPS (DX), Y0
-	VFMADD231PS Y4, Y12, Y0
+	VFMADD231PS Y4, Y2, Y0
 	VMOVUPS Y0, (DX)
 	VMOVUPS 32(DX), Y1
-	VFMADD231PS Y5, Y12, Y1
+	VFMADD231PS Y5, Y2, Y1
 	VMOVUPS Y1, 32(DX)
 	ADDQ R10, DX
 	VMOVUPS (DX), Y0
-	VFMADD231PS Y6, Y12, Y0
+	VFMADD231PS Y6, Y2, Y0
 	VMOVUPS Y0, (DX)
 	VMOVUPS 32(DX), Y1
-	VFMADD231PS Y7, Y12, Y1
+	VFMADD231PS Y7, Y2, Y1
 	VMOVUPS Y1, 32(DX)
 	ADDQ R10, DX
 	VMOVUPS (DX), Y0
-	VFMADD231PS Y8, Y12, Y0
+	VFMADD231PS Y8, Y2, Y0
 	VMOVUPS Y0, (DX)
 	VMOVUPS 32(DX), Y1
-	VFMADD231PS Y9, Y12, Y1
+	VFMADD231PS Y9, Y2, Y1
 	VMOVUPS Y1, 32(DX)
 	ADDQ R10, DX
 	VMOVUPS (DX), Y0
-	VFMADD231PS Y10, Y12, Y0
+	VFMADD231PS Y10, Y2, Y0
 	VMOVUPS Y0, (DX)
 	VMOVUPS 32(DX), Y1
-	VFMADD231PS Y11, Y12, Y1
+	VFMADD231PS Y11, Y2, Y1
+	VMOVUPS Y1, 32(DX)
+	ADDQ R10, DX
+	VMOVUPS (DX), Y0
+	VFMADD231PS Y12, Y2, Y0
+	VMOVUPS Y0, (DX)
+	VMOVUPS 32(DX), Y1
+	VFMADD231PS Y13, Y2, Y1
+	VMOVUPS Y1, 32(DX)
+	ADDQ R10, DX
+	VMOVUPS (DX), Y0
+	VFMADD231PS Y14, Y2, Y0
+	VMOVUPS Y0, (DX)
+	VMOVUPS 32(DX), Y1
+	VFMADD231PS Y15, Y2, Y1
 	VMOVUPS Y1, 32(DX)
 	VZEROUPPER
 	RET

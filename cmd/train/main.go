@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"syscall"
 
@@ -41,6 +42,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	resume := fs.String("resume", "", "continue the run in this directory from its checkpoint")
 	seed := fs.Uint64("seed", 0, "override the config's seed")
 	printConfig := fs.Bool("print-config", false, "print the resolved config as YAML and exit")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof reads it)")
 	var sets cli.Multi
 	fs.Var(&sets, "set", "override a config key: section.key=value (repeatable)")
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
@@ -86,6 +88,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		_, _ = stdout.Write(y)
 		return cli.ExitOK
 	}
+	if *cpuProfile != "" {
+		stopProfile, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "train:", err)
+			return cli.ExitUsage
+		}
+		defer stopProfile()
+	}
 	prog := metrics.NewProgress(stdout, cfg.Iterations, tty)
 	obs := &observer{p: prog, warmupEvery: max(cfg.Warmup.Steps/10, 1)}
 	prog.Printf("run directory %s: %s on %s", dir, cfg.Algo.Name, cfg.Env.ID)
@@ -126,6 +136,23 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code
 		return cli.ExitUsage, false
 	}
 	return 0, true
+}
+
+// startCPUProfile starts writing a CPU profile to path; the returned
+// function stops it and closes the file.
+func startCPUProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("-cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("-cpuprofile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = f.Close()
+	}, nil
 }
 
 // freeDir returns dir, or dir-2, dir-3, ... when dir already holds a run.
