@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"time"
 
 	"github.com/gemgo/gemgo/buffer"
 	"github.com/gemgo/gemgo/policy"
@@ -90,10 +91,13 @@ func optimize(l Learner, b *buffer.Buffer, uc UpdateConfig, rng *rand.Rand) (Met
 			all[i] = i
 		}
 		var err error
+		t0 := time.Now()
 		if ref, _, err = uc.Reference.Evaluate(sequences(b, all)); err != nil {
 			return m, fmt.Errorf("algo: reference log-probs: %w", err)
 		}
+		m["perf/reference_s"] = time.Since(t0).Seconds()
 	}
+	tokens := 0
 	var sum policy.Stats
 	steps := 0
 	for epoch := 0; epoch < max(uc.Epochs, 1); epoch++ {
@@ -103,6 +107,9 @@ func optimize(l Learner, b *buffer.Buffer, uc UpdateConfig, rng *rand.Rand) (Met
 				for j, i := range mb {
 					batch[j].RefLogProbs = ref[i]
 				}
+			}
+			for _, sq := range batch {
+				tokens += len(sq.Prompt) + len(sq.Response)
 			}
 			st, err := l.Step(batch, uc.Loss)
 			if err != nil {
@@ -132,6 +139,7 @@ func optimize(l Learner, b *buffer.Buffer, uc UpdateConfig, rng *rand.Rand) (Met
 	m["losses/grad_norm"] = sum.GradNorm / n
 	m["charts/learning_rate"] = sum.LR
 	m["losses/optimizer_steps"] = n
+	m["perf/trained_tokens"] = float64(tokens)
 	return m, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Stats summarises one training step. Loss and PolicyLoss are aggregated as
@@ -229,15 +230,19 @@ func (t *Trainer) Evaluate(batch []Sequence) (logp, entropy [][]float32, err err
 	}
 	t.refreshParams()
 	lc := LossConfig{Kind: PG}.withDefaults()
-	weights := aggWeights(batch, lc, t.w.Config.Context)
-	L := batchLen(batch, t.w.Config.Context)
-	for _, ch := range chunks(len(batch), L) {
-		sub := batch[ch[0]:ch[1]]
+	logp, entropy = make([][]float32, len(batch)), make([][]float32, len(batch))
+	for _, grp := range evalGroups(batch, t.w.Config.Context) {
+		sub := make([]Sequence, len(grp))
+		for i, j := range grp {
+			sub[i] = batch[j]
+		}
+		weights := aggWeights(sub, lc, t.w.Config.Context)
+		L := batchLen(sub, t.w.Config.Context)
 		g, err := t.graph(bucketBatch(len(sub)), L)
 		if err != nil {
 			return nil, nil, fmt.Errorf("evaluate: %w", err)
 		}
-		fillPolicy(g, sub, weights[ch[0]:ch[1]], lc)
+		fillPolicy(g, sub, weights, lc)
 		if err := g.run(t.params, false); err != nil {
 			return nil, nil, fmt.Errorf("evaluate: %w", err)
 		}
@@ -247,10 +252,35 @@ func (t *Trainer) Evaluate(batch []Sequence) (logp, entropy [][]float32, err err
 				row := r*L + len(s.Prompt) - 1 + j
 				lp[j], h[j] = float32(g.loss.logp[row]), float32(g.loss.ent[row])
 			}
-			logp, entropy = append(logp, lp), append(entropy, h)
+			logp[grp[r]], entropy[grp[r]] = lp, h
 		}
 	}
 	return logp, entropy, nil
+}
+
+// evalGroups splits batch into graph runs for Evaluate: the sequences in
+// order of length, cut into groups of a power-of-two size (no padding
+// rows) of at most maxChunkTokens padded tokens, so that short sequences
+// are not padded to the longest of the batch. A sequence's log-probs do
+// not depend on the rows beside it or on the padding, so the grouping
+// changes no value.
+func evalGroups(batch []Sequence, context int) [][]int {
+	order := make([]int, len(batch))
+	for i := range order {
+		order[i] = i
+	}
+	tokens := func(i int) int { return len(batch[i].Prompt) + len(batch[i].Response) - 1 }
+	slices.SortStableFunc(order, func(a, b int) int { return tokens(a) - tokens(b) })
+	var out [][]int
+	for lo := 0; lo < len(order); {
+		size := 1
+		for lo+2*size <= len(order) && 2*size*bucketLen(tokens(order[lo+2*size-1]), context) <= maxChunkTokens {
+			size *= 2
+		}
+		out = append(out, order[lo:lo+size])
+		lo += size
+	}
+	return out
 }
 
 // Gradients returns a copy of the raw (unclipped) gradients of the last

@@ -254,3 +254,33 @@ func TestCriticLearns(t *testing.T) {
 	_, err = NewCritic(randomWeights(t, tinyConfig, false, 1), OptimConfig{})
 	require.ErrorContains(t, err, "NewCriticWeights")
 }
+
+// Evaluate groups a large batch by length; each sequence's log-probs and
+// entropies are bit for bit those of the sequence evaluated alone, in the
+// caller's order, whatever lengths sit beside it.
+func TestEvaluateGroupsChangeNoValue(t *testing.T) {
+	c := Config{Vocab: 24, Context: 96, Layers: 1, DModel: 16, Heads: 2}
+	tr, err := NewTrainer(randomWeights(t, c, false, 5), OptimConfig{})
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(3, 3))
+	batch := make([]Sequence, 150)
+	for i := range batch {
+		batch[i] = seqFor(rng, c, 1+rng.IntN(70), 1+rng.IntN(6))
+	}
+	groups := evalGroups(batch, c.Context)
+	require.Greater(t, len(groups), 2, "a batch of 150 mixed lengths runs in several groups")
+	seen := 0
+	for _, g := range groups {
+		require.Equal(t, bucketBatch(len(g)), len(g), "a group has a power-of-two size")
+		seen += len(g)
+	}
+	require.Equal(t, len(batch), seen)
+	logp, ent, err := tr.Evaluate(batch)
+	require.NoError(t, err)
+	for i := range batch {
+		lp1, h1, err := tr.Evaluate(batch[i : i+1])
+		require.NoError(t, err)
+		require.Equal(t, lp1[0], logp[i], "sequence %d", i)
+		require.Equal(t, h1[0], ent[i], "sequence %d", i)
+	}
+}

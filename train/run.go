@@ -277,7 +277,9 @@ func (r *runner) loop(ctx context.Context) error {
 		m["global/episodes"] = float64(r.prog.Episodes)
 		m["global/wall_s"] = r.result().Wall.Seconds()
 		if cfg.Eval.Episodes > 0 && ((cfg.Eval.Every > 0 && it%cfg.Eval.Every == 0) || it == cfg.Iterations) {
+			t1 := time.Now()
 			e, err := r.evaluate(ctx, it)
+			m["perf/eval_s"] = time.Since(t1).Seconds()
 			if err != nil {
 				if ctx.Err() != nil {
 					return r.interrupted(ctx.Err())
