@@ -7,7 +7,7 @@ import (
 )
 
 // gemm32Go is float32 GEMM for row-major matrices in pure Go. On amd64 with
-// AVX2 and FMA it runs gemgo's own blocked kernel (4×16 register tiles);
+// AVX2 and FMA it runs gemgo's own blocked kernel (6×16 register tiles);
 // otherwise gonum's pure-Go BLAS (which also serves the float64 checks).
 func gemm32Go(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	if !haveKernel || m == 0 || n == 0 {
