@@ -39,16 +39,26 @@ func (k *attentionK[T]) forward(out []T, in [][]T) {
 			for h := 0; h < k.heads; h++ {
 				off := b*L*d + h*dh
 				p := k.p[(b*k.heads+h)*L*L : (b*k.heads+h+1)*L*L]
-				gemm(false, true, L, L, dh, scale, q[off:], d, kk[off:], d, 0, p, L)
-				for i := 0; i < L; i++ {
-					row := p[i*L : (i+1)*L]
-					causalSoftmax(row, i)
+				for r0 := 0; r0 < L; r0 += causalRows {
+					r1 := min(L, r0+causalRows)
+					// S = scale·Q·Kᵀ, P = softmax(S) and O = P·V for rows r0..r1,
+					// which see keys 0..r1 only
+					gemm(false, true, r1-r0, r1, dh, scale, q[off+r0*d:], d, kk[off:], d, 0, p[r0*L:], L)
+					for i := r0; i < r1; i++ {
+						causalSoftmax(p[i*L:(i+1)*L], i)
+					}
+					gemm(false, false, r1-r0, dh, r1, 1, p[r0*L:], L, v[off:], d, 0, out[off+r0*d:], d)
 				}
-				gemm(false, false, L, dh, L, 1, p, L, v[off:], d, 0, out[off:], d)
 			}
 		}
 	})
 }
+
+// causalRows is the row chunk of the attention products: a chunk of rows
+// i0..i1 multiplies by keys 0..i1 only (or, transposed, by rows ≥ i0), so
+// the masked triangle is mostly skipped. The skipped terms are exact
+// zeros at the start or the end of each sum, so no value changes.
+const causalRows = 12
 
 // causalSoftmax replaces row[0..i] by its softmax and zeroes row[i+1:].
 func causalSoftmax[T Float](row []T, i int) {
@@ -88,9 +98,13 @@ func (k *attentionK[T]) backward(dIn [][]T, dOut, _ []T, in [][]T) {
 			for h := 0; h < k.heads; h++ {
 				off := b*L*d + h*dh
 				p := k.p[(b*k.heads+h)*L*L : (b*k.heads+h+1)*L*L]
-				// dP = dO·Vᵀ, dV = Pᵀ·dO
-				gemm(false, true, L, L, dh, 1, dOut[off:], d, v[off:], d, 0, dp, L)
-				gemm(true, false, L, dh, L, 1, p, L, dOut[off:], d, 0, dv[off:], d)
+				// dP = dO·Vᵀ (row i needs columns 0..i), dV = Pᵀ·dO (row j
+				// sums over rows i ≥ j of P)
+				for r0 := 0; r0 < L; r0 += causalRows {
+					r1 := min(L, r0+causalRows)
+					gemm(false, true, r1-r0, r1, dh, 1, dOut[off+r0*d:], d, v[off:], d, 0, dp[r0*L:], L)
+					gemm(true, false, r1-r0, dh, L-r0, 1, p[r0*L+r0:], L, dOut[off+r0*d:], d, 0, dv[off+r0*d:], d)
+				}
 				// dS = P ⊙ (dP − rowsum(P ⊙ dP))
 				for i := 0; i < L; i++ {
 					pr, dr := p[i*L:i*L+i+1], dp[i*L:i*L+i+1]
@@ -103,9 +117,12 @@ func (k *attentionK[T]) backward(dIn [][]T, dOut, _ []T, in [][]T) {
 					}
 					clear(dp[i*L+i+1 : (i+1)*L])
 				}
-				// dQ = scale·dS·K, dK = scale·dSᵀ·Q
-				gemm(false, false, L, dh, L, scale, dp, L, kk[off:], d, 0, dq[off:], d)
-				gemm(true, false, L, dh, L, scale, dp, L, q[off:], d, 0, dk[off:], d)
+				// dQ = scale·dS·K, dK = scale·dSᵀ·Q, over the causal triangle
+				for r0 := 0; r0 < L; r0 += causalRows {
+					r1 := min(L, r0+causalRows)
+					gemm(false, false, r1-r0, dh, r1, scale, dp[r0*L:], L, kk[off:], d, 0, dq[off+r0*d:], d)
+					gemm(true, false, r1-r0, dh, L-r0, scale, dp[r0*L+r0:], L, q[off+r0*d:], d, 0, dk[off+r0*d:], d)
+				}
 			}
 		}
 	})

@@ -39,7 +39,8 @@ const (
 )
 
 // sgemm computes c = alpha·op(a)·op(b) + beta·c. Per block of k it packs
-// op(b) into 16-column panels (zero-padded at the right edge), then runs
+// op(b) into 16-column panels (zero-padded at the right edge; a row-major
+// b only for its last, partial panel), then runs
 // the 6×16 kernel on every tile, reading a in place through its strides
 // (row-major or transposed alike); only a last block of fewer than 6 rows
 // is copied, zero-padded, and edge tiles go through a scratch tile. Large
@@ -72,6 +73,14 @@ func sgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []fl
 		kc := min(kcBlock, k-pc)
 		// 2. pack op(b)[pc:pc+kc, :] as panels [jb][p][16]
 		packB(*bp, b, ldb, tB, pc, kc, n)
+		// panel returns the kernel's b operand for column panel jb and its
+		// row stride: a full panel of a row-major b is read in place.
+		panel := func(jb int) (*float32, int) {
+			if !tB && jb*16+16 <= n {
+				return &b[pc*ldb+jb*16], ldb
+			}
+			return &(*bp)[jb*kc*16], 16
+		}
 		// run computes row blocks lo..hi (mr rows each) and column panels jlo..jhi
 		run := func(lo, hi, jlo, jhi int) {
 			rowEnd := min(m, hi*mr)
@@ -83,7 +92,7 @@ func sgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []fl
 			for i0 := lo * mr; i0 < rowEnd; i0 += mcBlock {
 				rows := min(mcBlock, rowEnd-i0)
 				for jb := jlo; jb < jhi; jb++ {
-					bpan := (*bp)[jb*kc*16:]
+					bpan, ldbp := panel(jb)
 					cols := min(16, n-jb*16)
 					for ib := 0; ib*mr < rows; ib++ {
 						i := i0 + ib*mr
@@ -98,11 +107,11 @@ func sgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []fl
 							ap, aRow, aK = &a[i*lda+pc], lda, 1
 						}
 						if r == mr && cols == 16 {
-							kern6x16(ap, &bpan[0], &c[ci], kc, aRow, aK, 16, ldc, alpha)
+							kern6x16(ap, bpan, &c[ci], kc, aRow, aK, ldbp, ldc, alpha)
 							continue
 						}
 						clear(tile[:])
-						kern6x16(ap, &bpan[0], &tile[0], kc, aRow, aK, 16, 16, alpha)
+						kern6x16(ap, bpan, &tile[0], kc, aRow, aK, ldbp, 16, alpha)
 						for rr := 0; rr < r; rr++ {
 							crow := c[ci+rr*ldc : ci+rr*ldc+cols]
 							for j := range crow {
@@ -125,12 +134,16 @@ func sgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []fl
 }
 
 // packB writes op(b)[pc+p][jb·16+jj] to dst[jb·kc·16 + p·16 + jj] for
-// p < kc, zero beyond column n.
+// p < kc, zero beyond column n; full panels of a row-major b are skipped
+// (the kernel reads them in place).
 func packB(dst, b []float32, ldb int, tB bool, pc, kc, n int) {
 	panels := (n + 15) / 16
 	for jb := 0; jb < panels; jb++ {
 		pan := dst[jb*kc*16 : (jb+1)*kc*16]
 		j0, cols := jb*16, min(16, n-jb*16)
+		if !tB && cols == 16 {
+			continue // read in place by the kernel
+		}
 		for p := 0; p < kc; p++ {
 			row := pan[p*16 : p*16+16]
 			if !tB {
