@@ -17,11 +17,17 @@ type decoder struct {
 	kcache [][]float32 // per layer: slots × context × d
 	vcache [][]float32
 	p      map[string][]float32
+	layers []layerParams
 	// scratch, grown as needed
 	x, h, q, k, v, a, f, t []float32
 	mean, rstd             []float32
 	scores                 []float32 // attention scores, one context-long row per worker
 	offsets                []int     // first packed row of each span
+}
+
+// layerParams are one block's parameters, looked up once per reset.
+type layerParams struct {
+	ln1g, ln1b, wq, bq, wk, bk, wv, bv, wo, bo, ln2g, ln2b, w1, b1, w2, b2 []float32
 }
 
 // span is a run of tokens fed to one slot, starting at position start.
@@ -47,6 +53,13 @@ func (dc *decoder) reset(w *Weights, slots int) {
 	}
 	for _, p := range w.Params {
 		dc.p[p.Name] = p.Data
+	}
+	dc.layers = dc.layers[:0]
+	for l := 0; l < c.Layers; l++ {
+		P := func(n string) []float32 { return dc.p[fmt.Sprintf("h%d.%s", l, n)] }
+		dc.layers = append(dc.layers, layerParams{ln1g: P("ln1.g"), ln1b: P("ln1.b"), wq: P("wq"), bq: P("bq"),
+			wk: P("wk"), bk: P("bk"), wv: P("wv"), bv: P("bv"), wo: P("wo"), bo: P("bo"),
+			ln2g: P("ln2.g"), ln2b: P("ln2.b"), w1: P("w1"), b1: P("b1"), w2: P("w2"), b2: P("b2")})
 	}
 	if len(dc.kcache) != c.Layers {
 		dc.kcache, dc.vcache = make([][]float32, c.Layers), make([][]float32, c.Layers)
@@ -88,12 +101,11 @@ func (dc *decoder) forward(spans []span) []float32 {
 	}
 	x := dc.x
 	for l := 0; l < c.Layers; l++ {
-		p := fmt.Sprintf("h%d.", l)
-		P := func(n string) []float32 { return dc.p[p+n] }
-		layerNormFwd(dc.h, x, P("ln1.g"), P("ln1.b"), dc.mean, dc.rstd, m, d)
-		linearFwd(dc.q, dc.h, P("wq"), P("bq"), m, d, d)
-		linearFwd(dc.k, dc.h, P("wk"), P("bk"), m, d, d)
-		linearFwd(dc.v, dc.h, P("wv"), P("bv"), m, d, d)
+		lp := &dc.layers[l]
+		layerNormFwd(dc.h, x, lp.ln1g, lp.ln1b, dc.mean, dc.rstd, m, d)
+		linearFwd(dc.q, dc.h, lp.wq, lp.bq, m, d, d)
+		linearFwd(dc.k, dc.h, lp.wk, lp.bk, m, d, d)
+		linearFwd(dc.v, dc.h, lp.wv, lp.bv, m, d, d)
 		kc, vc := dc.kcache[l], dc.vcache[l]
 		dc.offsets = dc.offsets[:0]
 		row = 0
@@ -114,14 +126,14 @@ func (dc *decoder) forward(spans []span) []float32 {
 				}
 			}
 		})
-		linearFwd(dc.h, dc.a, P("wo"), P("bo"), m, d, d)
+		linearFwd(dc.h, dc.a, lp.wo, lp.bo, m, d, d)
 		for i := range x {
 			x[i] += dc.h[i]
 		}
-		layerNormFwd(dc.h, x, P("ln2.g"), P("ln2.b"), dc.mean, dc.rstd, m, d)
-		linearFwd(dc.t, dc.h, P("w1"), P("b1"), m, d, 4*d)
+		layerNormFwd(dc.h, x, lp.ln2g, lp.ln2b, dc.mean, dc.rstd, m, d)
+		linearFwd(dc.t, dc.h, lp.w1, lp.b1, m, d, 4*d)
 		geluFwd(dc.f, dc.t, nil)
-		linearFwd(dc.h, dc.f, P("w2"), P("b2"), m, 4*d, d)
+		linearFwd(dc.h, dc.f, lp.w2, lp.b2, m, 4*d, d)
 		for i := range x {
 			x[i] += dc.h[i]
 		}
@@ -149,12 +161,7 @@ func attend(out, q, kc, vc []float32, pos, heads int, sc []float32) {
 			for _, s := range sc[1:] {
 				mx = max(mx, s)
 			}
-			var sum float32
-			for j, s := range sc {
-				e := exp32(s - mx)
-				sc[j] = e
-				sum += e
-			}
+			sum := expShifted(sc, mx)
 			inv := 1 / sum
 			for j := range sc {
 				sc[j] *= inv
@@ -179,12 +186,7 @@ func attend(out, q, kc, vc []float32, pos, heads int, sc []float32) {
 			sc[j] = s
 			mx = max(mx, s)
 		}
-		var sum float32
-		for j, s := range sc {
-			e := exp32(s - mx)
-			sc[j] = e
-			sum += e
-		}
+		sum := expShifted(sc, mx)
 		oh := out[h*dh : (h+1)*dh]
 		clear(oh)
 		inv := 1 / sum
@@ -197,6 +199,20 @@ func attend(out, q, kc, vc []float32, pos, heads int, sc []float32) {
 			}
 		}
 	}
+}
+
+// expShifted replaces each score s by e^(s−mx) and returns their sum
+// (accumulated in order, so the vector exp changes no value).
+func expShifted(sc []float32, mx float32) float32 {
+	for j := range sc {
+		sc[j] -= mx
+	}
+	expSlice(sc)
+	var sum float32
+	for _, e := range sc {
+		sum += e
+	}
+	return sum
 }
 
 // logits writes the output projection of the hidden rows (n × d) into dst
