@@ -17,6 +17,9 @@
 // its base, -set and -seed, and exits; the keys it lists are those -set
 // accepts.
 //
+// -cpuprofile FILE writes a CPU profile of the run for go tool pprof;
+// scripts/bench_loop.sh times the main job's loop (metrics perf/*).
+//
 // Exit status: 0 when the run finished (and for -h and -print-config), 1
 // when it failed, 2 on a bad command line or config, 130 when an interrupt
 // (Ctrl-C) stopped it (its checkpoint is saved: continue with -resume).

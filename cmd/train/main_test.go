@@ -220,3 +220,30 @@ func TestTrainInterrupted(t *testing.T) {
 	code := run(ctx, []string{"-config", writeConfig(t, tiny), "-out", t.TempDir()}, &out, &errb, false)
 	assert.Equal(t, 130, code, errb.String())
 }
+
+// -cpuprofile writes a pprof profile (gzip-compressed protobuf) of the
+// run; an unwritable path is a usage error that names the flag, before
+// any run directory exists. The run's metrics carry the time split that
+// scripts/bench_loop.sh reads.
+func TestTrainCPUProfileAndPerfMetrics(t *testing.T) {
+	out := t.TempDir()
+	prof := filepath.Join(t.TempDir(), "cpu.pprof")
+	code, _, stderr := runCmd("-config", writeConfig(t, tiny), "-out", out, "-cpuprofile", prof)
+	require.Equal(t, 0, code, stderr)
+	b, err := os.ReadFile(prof)
+	require.NoError(t, err)
+	require.Greater(t, len(b), 2)
+	assert.Equal(t, []byte{0x1f, 0x8b}, b[:2], "a pprof profile is gzip-compressed")
+	csv, err := os.ReadFile(filepath.Join(out, "tiny", "metrics.csv"))
+	require.NoError(t, err)
+	header := strings.SplitN(string(csv), "\n", 2)[0]
+	for _, col := range []string{"perf/rollout_s", "perf/update_s", "perf/reference_s", "perf/eval_s", "perf/trained_tokens"} {
+		assert.Contains(t, strings.Split(header, ","), col)
+	}
+
+	out2 := t.TempDir()
+	code, _, stderr = runCmd("-config", writeConfig(t, tiny), "-out", out2, "-cpuprofile", filepath.Join(out2, "no", "such", "dir", "p"))
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "-cpuprofile")
+	assert.NoDirExists(t, filepath.Join(out2, "tiny"))
+}
