@@ -197,12 +197,15 @@ func logSoftmaxRow[T Float](lp, z []T) T {
 	}
 	// lp holds e^(z−max) until the second pass: the entropy's p = e/s
 	// reuses the exponentials of the sum (half the exps of computing
-	// e^(z−lse) again; log-probs are unchanged).
-	var s float64
+	// e^(z−lse) again). The exps are expSlice's: the vector exp32 in
+	// float32, math.Exp in float64 (the gradient checks).
 	for j, v := range z {
-		e := math.Exp(float64(v - mx))
-		lp[j] = T(e)
-		s += e
+		lp[j] = v - mx
+	}
+	expSlice(lp)
+	var s float64
+	for _, e := range lp {
+		s += float64(e)
 	}
 	lse, inv := mx+T(math.Log(s)), T(1/s)
 	var h T

@@ -180,8 +180,10 @@ func (k *policyLossK[T]) backward(dIn [][]T, dOut, _ []T, _ [][]T) {
 		lp, d := k.lp[i*V:(i+1)*V], dz[i*V:(i+1)*V]
 		s := g * k.w[i]
 		dl, h := k.dLogp[i]*s, k.ent[i]
+		copy(d, lp)
+		expSlice(d) // the probabilities, in d's place
 		for j, l := range lp {
-			p := math.Exp(float64(l))
+			p := float64(d[j])
 			d[j] = T(-dl*p + s*ce*p*(float64(l)+h))
 		}
 		d[t] += T(dl)

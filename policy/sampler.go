@@ -195,21 +195,26 @@ func (s *Sampler) pick(z []float32, temp float64, sc SampleConfig, rng *rand.Ran
 			mx, arg = float64(v), j
 		}
 	}
+	// lp holds e^(z−max): the sum's terms, and at temperature 1 the
+	// unnormalised probabilities too (x/1 = x, so the same values)
 	var sum float64
 	for j, v := range z {
-		sum += math.Exp(float64(v) - mx)
-		lp[j] = float64(v)
+		e := math.Exp(float64(v) - mx)
+		sum += e
+		lp[j] = e
 	}
 	lse := mx + math.Log(sum)
 	if sc.Greedy {
-		return arg, float32(lp[arg] - lse)
+		return arg, float32(float64(z[arg]) - lse)
 	}
 	// probabilities at temperature temp (unnormalised, in lp's place)
-	probs := s.lp[:V]
-	var tot float64
-	for j := range probs {
-		probs[j] = math.Exp((probs[j] - mx) / temp)
-		tot += probs[j]
+	probs, tot := lp, sum
+	if temp != 1 {
+		tot = 0
+		for j, v := range z {
+			probs[j] = math.Exp((float64(v) - mx) / temp)
+			tot += probs[j]
+		}
 	}
 	if sc.TopP > 0 && sc.TopP < 1 {
 		if cap(s.idx) < V {
