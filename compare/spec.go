@@ -208,8 +208,10 @@ func (s *Spec) Plan(out string, extra []string) ([]Run, error) {
 		if err != nil {
 			return nil, fmt.Errorf("arm %s: %w", a.Name, err)
 		}
-		if cfg.Rollout.Steps == 0 {
-			return nil, fmt.Errorf("arm %s: rollout.episodes = %d: a comparison budgets env steps, so set rollout.steps (and rollout.episodes=0); episodes of different lengths are not equal work", a.Name, cfg.Rollout.Episodes)
+		if cfg.Rollout.Steps == 0 && len(s.Arms) > 1 {
+			// one arm is a seed sweep: its runs share every setting, so
+			// an episode budget is as fair as a step budget
+			return nil, fmt.Errorf("arm %s: rollout.episodes = %d: a comparison of arms budgets env steps, so set rollout.steps (and rollout.episodes=0); episodes of different lengths are not equal work", a.Name, cfg.Rollout.Episodes)
 		}
 		if i == 0 {
 			first = cfg

@@ -72,6 +72,22 @@ func TestLoadSpecResolvesBase(t *testing.T) {
 	require.NoError(t, err)
 	_, err = s.Plan(dir, nil)
 	assert.ErrorContains(t, err, "base config")
+
+	// An episode budget is refused between arms (episodes of different
+	// lengths are not equal work) and allowed in a one-arm seed sweep.
+	require.NoError(t, os.WriteFile(filepath.Join(cfgDir, "ep.yaml"), []byte("rollout: {episodes: 64}\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(cfgDir, "two.yaml"), []byte("base: ep.yaml\narms: [{name: a}, {name: b, set: [algo.gamma=0.5]}]\nseeds: [1, 2, 3]\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(cfgDir, "one.yaml"), []byte("base: ep.yaml\narms: [{name: a}]\nseeds: [1, 2, 3]\n"), 0o644))
+	s, err = LoadSpec("two", cfgDir)
+	require.NoError(t, err)
+	_, err = s.Plan(dir, nil)
+	assert.ErrorContains(t, err, "a comparison of arms budgets env steps")
+	s, err = LoadSpec("one", cfgDir)
+	require.NoError(t, err)
+	runs, err = s.Plan(dir, nil)
+	require.NoError(t, err)
+	assert.Len(t, runs, 3)
+	assert.Equal(t, 64, runs[0].Cfg.Rollout.Episodes)
 }
 
 // FuzzParseSpec checks that no sweep file makes ParseSpec panic, and that
@@ -102,7 +118,7 @@ func FuzzParseSpec(f *testing.F) {
 func TestSameConfig(t *testing.T) {
 	old, err := os.ReadFile("../train/testdata/config_before_owned_keys.yaml")
 	require.NoError(t, err)
-	cfg, err := train.LoadFile("../configs/rebn_guess.yaml", []string{"iterations=30", "eval.every=10", "checkpoint.every=10"})
+	cfg, err := train.LoadFile("../configs/rebn_guess_obs.yaml", []string{"name=rebn_guess", "iterations=30", "eval.every=10", "checkpoint.every=10"})
 	require.NoError(t, err)
 	assert.True(t, SameConfig(old, cfg))
 	y, err := cfg.Marshal()

@@ -174,8 +174,7 @@ func (k *policyLossK[T]) backward(dIn [][]T, dOut, _ []T, _ [][]T) {
 	ce := k.lc.EntropyCoef
 	for i, t := range k.target {
 		if t < 0 {
-			clear(dz[i*V : (i+1)*V])
-			continue
+			continue // the head reads the gradient of target rows only
 		}
 		lp, d := k.lp[i*V:(i+1)*V], dz[i*V:(i+1)*V]
 		s := g * k.w[i]

@@ -117,10 +117,13 @@ type CheckpointConfig struct {
 	Every int `yaml:"every"` // iterations between checkpoints; 0: only at the end
 }
 
-// DefaultConfig is the main job's recipe (configs/rebn_guess.yaml says
-// why each setting was chosen): ReBN on GuessTheNumber-easy with a 2-layer
-// d = 64 transformer, a transcript warm-up, a light KL anchor and a cosine
-// learning-rate decay. Every config file is decoded over it.
+// DefaultConfig is the whole-history recipe (configs/rebn_guess_obs.yaml
+// says why each setting was chosen; it was the main job until commit
+// b9789c8): ReBN on GuessTheNumber-easy with every earlier hint in the
+// prompt, a 2-layer d = 64 transformer, a transcript warm-up, a light KL
+// anchor and a cosine learning-rate decay. Every config file is decoded
+// over it; the main job, configs/rebn_guess.yaml, overrides the history,
+// the model, γ, the KL weight and the learning rate.
 func DefaultConfig() Config {
 	return Config{
 		Name:       "run",

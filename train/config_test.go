@@ -111,10 +111,10 @@ func TestLoadFileAndResolve(t *testing.T) {
 	assert.Equal(t, 7, c.Iterations)
 }
 
-// The main job's recipe is the default: configs/rebn_guess.yaml resolves
-// to DefaultConfig but for its name.
-func TestDefaultConfigIsTheMainJob(t *testing.T) {
-	c, err := LoadFile("../configs/rebn_guess.yaml", []string{"name=" + DefaultConfig().Name})
+// The default is the whole-history recipe: configs/rebn_guess_obs.yaml
+// resolves to DefaultConfig but for its name.
+func TestDefaultConfigIsTheHistoryRecipe(t *testing.T) {
+	c, err := LoadFile("../configs/rebn_guess_obs.yaml", []string{"name=" + DefaultConfig().Name})
 	require.NoError(t, err)
 	assert.Equal(t, DefaultConfig(), c)
 }
@@ -244,7 +244,7 @@ func TestBaseFile(t *testing.T) {
 func TestOldConfigLoads(t *testing.T) {
 	old, err := LoadFile("testdata/config_before_owned_keys.yaml", nil)
 	require.NoError(t, err)
-	now, err := LoadFile("../configs/rebn_guess.yaml", []string{"iterations=30", "eval.every=10", "checkpoint.every=10"})
+	now, err := LoadFile("../configs/rebn_guess_obs.yaml", []string{"name=rebn_guess", "iterations=30", "eval.every=10", "checkpoint.every=10"})
 	require.NoError(t, err)
 	assert.Equal(t, now, old)
 }

@@ -249,16 +249,18 @@ func TestLearnGuessTheNumberShort(t *testing.T) {
 // longLearningEnv enables the learning tests that take minutes.
 const longLearningEnv = "GEMGO_LONG_LEARNING"
 
-// TestLearnGuessTheNumber trains each algorithm with the main job's
-// config, configs/rebn_guess.yaml (2 layers, d = 64, γ 0.9, KL 0.01,
+// TestLearnGuessTheNumber trains each algorithm with the whole-history
+// config, configs/rebn_guess_obs.yaml (the main job until commit b9789c8:
+// 2 layers, d = 64, γ 0.9, KL 0.01,
 // 800 iterations of 64 episodes; GRPO in groups of 4), and requires the
 // greedy success on the 200 held-out games to end clearly above random
 // play (about 0.34: four uniform guesses in 1-10) and the warm-up-only
-// policy, by 0.2; ReBN, the main job, must end at 0.9 or more. Measured on
+// policy, by 0.2; ReBN must end at 0.9 or more. Measured on
 // seed 1 (final greedy success, with random play at 0.365 and the
 // warm-up at 0.075): reinforce 1.000, rebn 0.925, grpo 0.690 (best 0.925),
 // ppo 0.645 (best 0.780), before the loss computed its rows apart
-// (policy/head.go); rebn again after it: 0.925.
+// (policy/head.go); rebn again after it: 0.925 (before the loss's float32
+// exp, which moves every trajectory).
 //
 // Each run takes 8-10 minutes on two idle cores, so the test runs only
 // with GEMGO_LONG_LEARNING=1. With the whole history in the prompt the
@@ -276,7 +278,7 @@ func TestLearnGuessTheNumber(t *testing.T) {
 			if name == "grpo" {
 				sets = append(sets, "rollout.group_size=4")
 			}
-			cfg, err := train.LoadFile("../configs/rebn_guess.yaml", sets)
+			cfg, err := train.LoadFile("../configs/rebn_guess_obs.yaml", sets)
 			require.NoError(t, err)
 			r := learn(t, cfg)
 			t.Logf("%s: random %.3f, warm-up greedy %.3f, trained greedy %.3f", name, r.random, r.warmup, r.final)
