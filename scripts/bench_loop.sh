@@ -72,6 +72,10 @@ awk -v base="$([ -n "$base" ] && summary base || echo)" -v head="$(summary head)
   else printf "%-32s %12s\n", "", "this tree"
   for (i = 1; i <= n; i++) {
     if (nb) {
+      if (b[i] == 0 && (i == 6 || i == 7 || i == 9)) { # a metric the base does not log
+        printf "%-32s %12s %12s %8s\n", names[i], "n/a", h[i], ""
+        continue
+      }
       r = (i >= 8) ? (b[i] > 0 ? h[i] / b[i] : 0) : (h[i] > 0 ? b[i] / h[i] : 0)
       printf "%-32s %12s %12s %7.2fx\n", names[i], b[i], h[i], r
     } else printf "%-32s %12s\n", names[i], h[i]
