@@ -111,6 +111,20 @@ bdone:
 	VZEROUPPER
 	RET
 
+// EXPHALF reduces four lanes src: t = x·log2(e) + 0.5 in float64, n = floor(t),
+// f = float32((t − 0.5 − n)·ln 2) into fout and n as int32 into nout (Y13:
+// log2(e), Y14: 0.5, Y15: ln 2; Y1, Y2 scratch), as exp32 does.
+#define EXPHALF(src, fout, nout) \
+	VCVTPS2PD src, Y1; \
+	VMULPD Y13, Y1, Y1; \
+	VADDPD Y14, Y1, Y1; \
+	VROUNDPD $9, Y1, Y2; \
+	VSUBPD Y14, Y1, Y1; \
+	VSUBPD Y2, Y1, Y1; \
+	VMULPD Y15, Y1, Y1; \
+	VCVTPD2PSY Y1, fout; \
+	VCVTPD2DQY Y2, nout
+
 // func expVec(x, c *float32, n int)
 // x[i] = exp32(x[i]) in place; n a multiple of 8. The range reduction runs
 // in float64, four lanes at a time, as exp32's does.
@@ -126,27 +140,9 @@ TEXT ·expVec(SB), NOSPLIT, $0-24
 
 eloop:
 	VMOVUPS (SI), Y0
-	// f and n for the low four lanes
-	VCVTPS2PD X0, Y1
-	VMULPD Y13, Y1, Y1
-	VADDPD Y14, Y1, Y1      // t = x·log2(e) + 0.5
-	VROUNDPD $9, Y1, Y2     // n = floor(t)
-	VSUBPD Y14, Y1, Y1
-	VSUBPD Y2, Y1, Y1
-	VMULPD Y15, Y1, Y1      // (t − 0.5 − n)·ln 2
-	VCVTPD2PSY Y1, X3       // f, low lanes
-	VCVTPD2DQY Y2, X4       // n, low lanes
-	// the high four lanes
+	EXPHALF(X0, X3, X4) // f and n of the low four lanes
 	VEXTRACTF128 $1, Y0, X5
-	VCVTPS2PD X5, Y1
-	VMULPD Y13, Y1, Y1
-	VADDPD Y14, Y1, Y1
-	VROUNDPD $9, Y1, Y2
-	VSUBPD Y14, Y1, Y1
-	VSUBPD Y2, Y1, Y1
-	VMULPD Y15, Y1, Y1
-	VCVTPD2PSY Y1, X5
-	VCVTPD2DQY Y2, X6
+	EXPHALF(X5, X5, X6) // and of the high four
 	VINSERTF128 $1, X5, Y3, Y3 // f
 	VINSERTI128 $1, X6, Y4, Y4 // n
 	// p = 1 + f·(1 + f·(1/2 + f·(1/6 + f·(1/24 + f·(1/120 + f·(1/720 + f/5040))))))
