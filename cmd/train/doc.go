@@ -11,8 +11,8 @@
 // it opens offline), checkpoint.safetensors (every checkpoint.every
 // iterations, and on Ctrl-C) and final.safetensors.
 //
-// A config file is decoded over train.DefaultConfig (the main job's
-// recipe) and may start from another file with base: other.yaml (relative
+// A config file is decoded over train.DefaultConfig (the whole-history
+// recipe of configs/rebn_guess_obs.yaml) and may start from another file with base: other.yaml (relative
 // to itself). -print-config prints the resolved config, after the file,
 // its base, -set and -seed, and exits; the keys it lists are those -set
 // accepts.
