@@ -64,71 +64,91 @@ func sgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []fl
 	if k == 0 || alpha == 0 {
 		return
 	}
+	g := gemmJob{tA: tA, tB: tB, m: m, n: n, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc}
 	panels := (n + 15) / 16
 	bp := getBuf(panels * 16 * min(k, kcBlock))
 	defer packPool.Put(bp)
+	g.bp = *bp
 	rowBlocks := (m + mr - 1) / mr
-	tail := m % mr // rows in a last, partial block
 	for pc := 0; pc < k; pc += kcBlock {
-		kc := min(kcBlock, k-pc)
+		g.pc, g.kc = pc, min(kcBlock, k-pc)
 		// 2. pack op(b)[pc:pc+kc, :] as panels [jb][p][16]
-		packB(*bp, b, ldb, tB, pc, kc, n)
-		// panel returns the kernel's b operand for column panel jb and its
-		// row stride: a full panel of a row-major b is read in place.
-		panel := func(jb int) (*float32, int) {
-			if !tB && jb*16+16 <= n {
-				return &b[pc*ldb+jb*16], ldb
-			}
-			return &(*bp)[jb*kc*16], 16
+		packB(g.bp, b, ldb, tB, g.pc, g.kc, n)
+		switch big := m*n*g.kc >= 1<<17; {
+		case big && rowBlocks >= 16:
+			gp := g // only the parallel paths move a copy to the heap
+			parallelFor(rowBlocks, func(lo, hi, _ int) { gp.run(lo, hi, 0, panels) })
+		case big && panels >= 4: // few rows (the sampler's decode steps): split the columns
+			gp := g
+			parallelFor(panels, func(lo, hi, _ int) { gp.run(0, rowBlocks, lo, hi) })
+		default:
+			g.run(0, rowBlocks, 0, panels) // small products: no goroutines, no allocation
 		}
-		// run computes row blocks lo..hi (mr rows each) and column panels jlo..jhi
-		run := func(lo, hi, jlo, jhi int) {
-			rowEnd := min(m, hi*mr)
-			var edge [mr * kcBlock]float32 // the partial block's rows as [p][mr]
-			if tail > 0 && rowEnd == m {
-				packEdge(edge[:mr*kc], a, lda, tA, m-tail, tail, pc, kc)
-			}
-			var tile [mr * 16]float32
-			for i0 := lo * mr; i0 < rowEnd; i0 += mcBlock {
-				rows := min(mcBlock, rowEnd-i0)
-				for jb := jlo; jb < jhi; jb++ {
-					bpan, ldbp := panel(jb)
-					cols := min(16, n-jb*16)
-					for ib := 0; ib*mr < rows; ib++ {
-						i := i0 + ib*mr
-						r := min(mr, rows-ib*mr)
-						ci := i*ldc + jb*16
-						ap, aRow, aK := &edge[0], 1, mr
-						switch {
-						case r < mr:
-						case tA:
-							ap, aRow, aK = &a[pc*lda+i], 1, lda
-						default:
-							ap, aRow, aK = &a[i*lda+pc], lda, 1
-						}
-						if r == mr && cols == 16 {
-							kern6x16(ap, bpan, &c[ci], kc, aRow, aK, ldbp, ldc, alpha)
-							continue
-						}
-						clear(tile[:])
-						kern6x16(ap, bpan, &tile[0], kc, aRow, aK, ldbp, 16, alpha)
-						for rr := 0; rr < r; rr++ {
-							crow := c[ci+rr*ldc : ci+rr*ldc+cols]
-							for j := range crow {
-								crow[j] += tile[rr*16+j]
-							}
-						}
+	}
+}
+
+// gemmJob is one sgemm call's operands and its current block of k.
+type gemmJob struct {
+	tA, tB        bool
+	m, n, pc, kc  int
+	alpha         float32
+	a, b, c, bp   []float32
+	lda, ldb, ldc int
+}
+
+// panel returns the kernel's b operand for column panel jb and its row
+// stride: a full panel of a row-major b is read in place.
+func (g *gemmJob) panel(jb int) (*float32, int) {
+	if !g.tB && jb*16+16 <= g.n {
+		return &g.b[g.pc*g.ldb+jb*16], g.ldb
+	}
+	return &g.bp[jb*g.kc*16], 16
+}
+
+// run computes row blocks lo..hi (mr rows each) and column panels jlo..jhi
+// of the current block of k.
+func (g *gemmJob) run(lo, hi, jlo, jhi int) {
+	m, kc, lda, ldc := g.m, g.kc, g.lda, g.ldc
+	rowEnd := min(m, hi*mr)
+	var edge *[]float32 // the rows of a last, partial block as [p][mr]
+	if tail := m % mr; tail > 0 && rowEnd == m {
+		edge = getBuf(mr * kc)
+		defer packPool.Put(edge)
+		packEdge(*edge, g.a, lda, g.tA, m-tail, tail, g.pc, kc)
+	}
+	var tile [mr * 16]float32
+	for i0 := lo * mr; i0 < rowEnd; i0 += mcBlock {
+		rows := min(mcBlock, rowEnd-i0)
+		for jb := jlo; jb < jhi; jb++ {
+			bpan, ldbp := g.panel(jb)
+			cols := min(16, g.n-jb*16)
+			for ib := 0; ib*mr < rows; ib++ {
+				i := i0 + ib*mr
+				r := min(mr, rows-ib*mr)
+				ci := i*ldc + jb*16
+				var ap *float32
+				aRow, aK := 1, mr
+				switch {
+				case r < mr:
+					ap = &(*edge)[0]
+				case g.tA:
+					ap, aRow, aK = &g.a[g.pc*lda+i], 1, lda
+				default:
+					ap, aRow, aK = &g.a[i*lda+g.pc], lda, 1
+				}
+				if r == mr && cols == 16 {
+					kern6x16(ap, bpan, &g.c[ci], kc, aRow, aK, ldbp, ldc, g.alpha)
+					continue
+				}
+				clear(tile[:])
+				kern6x16(ap, bpan, &tile[0], kc, aRow, aK, ldbp, 16, g.alpha)
+				for rr := 0; rr < r; rr++ {
+					crow := g.c[ci+rr*ldc : ci+rr*ldc+cols]
+					for j := range crow {
+						crow[j] += tile[rr*16+j]
 					}
 				}
 			}
-		}
-		switch big := m*n*kc >= 1<<17; {
-		case big && rowBlocks >= 16:
-			parallelFor(rowBlocks, func(lo, hi, _ int) { run(lo, hi, 0, panels) })
-		case big && panels >= 4: // few rows (the sampler's decode steps): split the columns
-			parallelFor(panels, func(lo, hi, _ int) { run(0, rowBlocks, lo, hi) })
-		default:
-			run(0, rowBlocks, 0, panels)
 		}
 	}
 }
