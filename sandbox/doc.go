@@ -71,7 +71,9 @@
 //     (a double fork with setsid, without a PID namespace) does not
 //     outlive the run either. At the wall limit the program is killed
 //     first (by its uid, or by the pid bwrap reports on --info-fd), so
-//     that bwrap reaps it and its CPU time is reported.
+//     that bwrap reaps it and its CPU time is reported; the CPU time of
+//     the process tree is also read from /proc just before the kill, for
+//     a program whose reaper dies with it.
 //     Without a uid of its own and without a PID namespace (a caller that
 //     is not root, with no namespace), the program can signal every
 //     process of the caller's uid, the caller included, and a child that

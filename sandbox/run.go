@@ -146,6 +146,15 @@ func run(ctx context.Context, spec Spec, iso Isolation) (Result, error) {
 			return killGroup(cmd.Process.Pid)
 		}
 	}
+	// Whichever way it kills, the cancel first notes the CPU time of the
+	// process tree: a program whose reaper dies with it (bwrap's pid 1 in
+	// a PID namespace) never reaches the rusage that Wait reads.
+	var cancelCPU atomic.Int64
+	kill := cmd.Cancel
+	cmd.Cancel = func() error {
+		cancelCPU.Store(int64(treeCPU(cmd.Process.Pid)))
+		return kill()
+	}
 	// A child that escaped the group and holds a pipe open cannot keep
 	// Wait blocked for more than this.
 	cmd.WaitDelay = 500 * time.Millisecond
@@ -169,7 +178,7 @@ func run(ctx context.Context, spec Spec, iso Isolation) (Result, error) {
 		return Result{}, fmt.Errorf("sandbox: run %s: %w", spec.Cmd[0], waitErr)
 	}
 
-	res := Result{Wall: wall, CPU: ps.UserTime() + ps.SystemTime(), ExitCode: ps.ExitCode(), Isolation: iso, Dir: dir}
+	res := Result{Wall: wall, CPU: max(ps.UserTime()+ps.SystemTime(), time.Duration(cancelCPU.Load())), ExitCode: ps.ExitCode(), Isolation: iso, Dir: dir}
 	res.Stdout, res.Truncated = stdout.bytes()
 	var errTrunc bool
 	res.Stderr, errTrunc = stderr.bytes()
