@@ -68,15 +68,7 @@ func causalSoftmax[T Float](row []T, i int) {
 			mx = s
 		}
 	}
-	for j := 0; j <= i; j++ {
-		row[j] -= mx
-	}
-	expSlice(row[:i+1])
-	var sum T
-	for _, e := range row[:i+1] {
-		sum += e
-	}
-	inv := 1 / sum
+	inv := 1 / expShifted(row[:i+1], mx)
 	for j := 0; j <= i; j++ {
 		row[j] *= inv
 	}

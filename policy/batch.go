@@ -15,6 +15,10 @@ type Sequence struct {
 	RefLogProbs []float32 // optional: a reference policy's, for the KL penalty
 }
 
+// inputs is the number of graph positions s fills: every token but the
+// last, which is only a target.
+func (s *Sequence) inputs() int { return len(s.Prompt) + len(s.Response) - 1 }
+
 // minBucketLen is the shortest length bucket; buckets double up to
 // stepBucketLen, then grow by stepBucketLen up to the model's context, so
 // that a 40-token sequence pads to 48 rather than 64 (multi-turn prompts
@@ -55,7 +59,7 @@ func checkSequence(i int, s *Sequence, c Config, needOld bool) error {
 		return fmt.Errorf("sequence %d: empty prompt (it must hold at least BOS)", i)
 	case len(s.Response) == 0:
 		return fmt.Errorf("sequence %d: empty response", i)
-	case len(s.Prompt)+len(s.Response)-1 > c.Context:
+	case s.inputs() > c.Context:
 		return fmt.Errorf("sequence %d: prompt %d + response %d tokens exceed model.context %d + 1; shorten the prompt or the response",
 			i, len(s.Prompt), len(s.Response), c.Context)
 	case s.Advantages != nil && len(s.Advantages) != len(s.Response):

@@ -201,20 +201,6 @@ func attend(out, q, kc, vc []float32, pos, heads int, sc []float32) {
 	}
 }
 
-// expShifted replaces each score s by e^(s−mx) and returns their sum
-// (accumulated in order, so the vector exp changes no value).
-func expShifted(sc []float32, mx float32) float32 {
-	for j := range sc {
-		sc[j] -= mx
-	}
-	expSlice(sc)
-	var sum float32
-	for _, e := range sc {
-		sum += e
-	}
-	return sum
-}
-
 // logits writes the output projection of the hidden rows (n × d) into dst
 // (n × vocab).
 func (dc *decoder) logits(dst, hidden []float32, n int) {

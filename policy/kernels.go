@@ -169,21 +169,45 @@ const (
 // with |f| ≤ 1/2, 2^f by its degree-7 Taylor polynomial, times 2^n.
 func exp32(x float32) float32 {
 	switch {
-	case x < -87:
+	case x < expMin:
 		return 0
-	case x > 88:
+	case x > expMax:
 		return float32(math.Inf(1))
 	case x != x:
 		return x
 	}
-	t := float64(x)*1.4426950408889634 + 0.5 // range reduction in float64: exact enough for |x| ≤ 88
+	t := float64(x)*expLog2E + 0.5 // range reduction in float64: exact enough for |x| ≤ 88
 	n := int32(t)
 	if float64(n) > t {
 		n--
 	}
-	f := float32((t - 0.5 - float64(n)) * 0.6931471805599453) // f·ln 2, in [−0.35, 0.35]
+	f := float32((t - 0.5 - float64(n)) * expLn2) // f·ln 2, in [−0.35, 0.35]
 	p := 1 + f*(1+f*(1.0/2+f*(1.0/6+f*(1.0/24+f*(1.0/120+f*(1.0/720+f*(1.0/5040)))))))
 	return p * math.Float32frombits(uint32(n+127)<<23)
+}
+
+// The range of exp32 (0 below, +Inf above) and its reduction constants,
+// shared with its vector form.
+const (
+	expMin   = -87
+	expMax   = 88
+	expLog2E = 1.4426950408889634
+	expLn2   = 0.6931471805599453
+)
+
+// expShifted replaces each score s by e^(s−mx) and returns their sum
+// (accumulated in order, so the vector exp changes no value). The
+// training graph's attention (causalSoftmax) and the sampler's share it.
+func expShifted[T Float](sc []T, mx T) T {
+	for j := range sc {
+		sc[j] -= mx
+	}
+	expSlice(sc)
+	var sum T
+	for _, e := range sc {
+		sum += e
+	}
+	return sum
 }
 
 // logSoftmaxRow writes log softmax(z) into lp and returns the entropy

@@ -95,7 +95,7 @@ func (t *Trainer) graph(b, length int) (*graph[float32], error) {
 func batchLen(batch []Sequence, context int) int {
 	n := 0
 	for _, s := range batch {
-		n = max(n, len(s.Prompt)+len(s.Response)-1)
+		n = max(n, s.inputs())
 	}
 	return bucketLen(n, context)
 }
@@ -269,7 +269,7 @@ func evalGroups(batch []Sequence, context int) [][]int {
 	for i := range order {
 		order[i] = i
 	}
-	tokens := func(i int) int { return len(batch[i].Prompt) + len(batch[i].Response) - 1 }
+	tokens := func(i int) int { return batch[i].inputs() }
 	slices.SortStableFunc(order, func(a, b int) int { return tokens(a) - tokens(b) })
 	var out [][]int
 	for lo := 0; lo < len(order); {
