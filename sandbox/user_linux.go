@@ -86,27 +86,18 @@ func killUser(sh string, uid int) {
 
 // userHasProcesses reports whether a process of uid is visible in /proc.
 func userHasProcesses(uid int) bool {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return false
-	}
 	want := strconv.Itoa(uid)
-	for _, e := range ents {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join("/proc", e.Name(), "status"))
-		if err != nil {
-			continue
-		}
+	found := false
+	eachProc("status", func(_ int, data string) bool {
 		// "Uid:\treal\teffective\tsaved\tfs"
-		if _, rest, ok := strings.Cut(string(data), "\nUid:\t"); ok {
+		if _, rest, ok := strings.Cut(data, "\nUid:\t"); ok {
 			if real, _, _ := strings.Cut(rest, "\t"); real == want {
-				return true
+				found = true
 			}
 		}
-	}
-	return false
+		return found
+	})
+	return found
 }
 
 // chownTree gives dir and everything in it to uid.

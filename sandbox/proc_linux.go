@@ -19,30 +19,17 @@ const clockTick = 10 * time.Millisecond
 // kill, it keeps the CPU time of a program whose reaper dies with it (in a
 // PID namespace the program's parent is bwrap's pid 1, killed at once).
 func treeCPU(root int) time.Duration {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return 0
-	}
 	type proc struct{ ppid, ticks int }
 	procs := map[int]proc{}
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue // gone meanwhile
-		}
+	eachProc("stat", func(pid int, data string) bool {
 		// pid (comm) state ppid ... utime(14) stime(15) cutime(16) cstime(17)
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
+		i := strings.LastIndexByte(data, ')')
 		if i < 0 {
-			continue
+			return false
 		}
-		f := strings.Fields(s[i+1:])
+		f := strings.Fields(data[i+1:])
 		if len(f) < 15 {
-			continue
+			return false
 		}
 		ppid, _ := strconv.Atoi(f[1])
 		ticks := 0
@@ -51,7 +38,8 @@ func treeCPU(root int) time.Duration {
 			ticks += n
 		}
 		procs[pid] = proc{ppid, ticks}
-	}
+		return false
+	})
 	children := map[int][]int{}
 	for pid, p := range procs {
 		children[p.ppid] = append(children[p.ppid], pid)
@@ -65,4 +53,27 @@ func treeCPU(root int) time.Duration {
 		stack = append(stack, children[pid]...)
 	}
 	return time.Duration(total) * clockTick
+}
+
+// eachProc calls f with the pid and the text of /proc/<pid>/<file> for
+// every process visible in /proc (those gone meanwhile are skipped), until
+// f returns true.
+func eachProc(file string, f func(pid int, data string) (stop bool)) {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		data, err := os.ReadFile("/proc/" + e.Name() + "/" + file)
+		if err != nil {
+			continue // gone meanwhile
+		}
+		if f(pid, string(data)) {
+			return
+		}
+	}
 }
