@@ -27,10 +27,9 @@ trap cleanup EXIT
 cd "$root"
 command -v awk >/dev/null || { echo "bench_loop.sh: needs awk" >&2; exit 1; }
 
-cpu="$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//' || true)"
-avx512=no
-grep -qw avx512f /proc/cpuinfo 2>/dev/null && avx512=yes
-echo "CPU: ${cpu:-unknown} ($(nproc) cores, AVX-512: $avx512); GOMAXPROCS=${THREADS:-$(nproc)}; config $config, $iters iterations${tags:+, tags $tags}"
+# shellcheck source=scripts/cpu.sh
+. "$root/scripts/cpu.sh"
+echo "CPU: $(cpu_summary); GOMAXPROCS=${THREADS:-$(nproc)}; config $config, $iters iterations${tags:+, tags $tags}"
 
 # run NAME SRC: build cmd/train from SRC and run the loop; the run directory is $tmp/NAME
 run() {

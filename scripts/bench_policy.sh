@@ -36,10 +36,9 @@ for d in 64 128; do
   "$bench/torch_ref.sh" --d "$d" --threads "$threads" --json "$tmp/torch$d.json" >&2
 done
 
-cpu="$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//' || true)"
-avx512=no
-grep -qw avx512f /proc/cpuinfo 2>/dev/null && avx512=yes
-echo "CPU: ${cpu:-unknown} ($(nproc) cores, AVX-512: $avx512); $threads threads each${tags:+; gemgo built with -tags $tags}"
+# shellcheck source=scripts/cpu.sh
+. "$root/scripts/cpu.sh"
+echo "CPU: $(cpu_summary); $threads threads each${tags:+; gemgo built with -tags $tags}"
 python3 - "$tmp" <<'PY'
 import json, re, sys
 tmp = sys.argv[1]
