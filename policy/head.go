@@ -7,10 +7,10 @@ import (
 )
 
 // headK is the output projection x (n×in) · w (in×out) + b (out) computed
-// only at the rows the policy loss reads: those whose target is ≥ 0. In an RL step the prompt and padding
-// rows carry no loss, and a response is a few tokens after a prompt of tens,
-// so most of the projection and of the log-softmax over the vocabulary
-// would be spent on rows nobody reads. The rows are gathered into compact
+// only at the rows the policy loss reads: those whose target is ≥ 0. In an
+// RL step the prompt and padding rows carry no loss, and a response is a
+// few tokens after a prompt of tens, so most of the projection and of the
+// log-softmax over the vocabulary would be spent on rows nobody reads. The rows are gathered into compact
 // buffers, projected with one gemm, and scattered back. The other rows of
 // the output are left as they are: the policy loss, the output's only
 // reader, reads target rows only (and writes no gradient for the others).

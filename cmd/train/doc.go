@@ -12,10 +12,10 @@
 // iterations, and on Ctrl-C) and final.safetensors.
 //
 // A config file is decoded over train.DefaultConfig (the whole-history
-// recipe of configs/rebn_guess_obs.yaml) and may start from another file with base: other.yaml (relative
-// to itself). -print-config prints the resolved config, after the file,
-// its base, -set and -seed, and exits; the keys it lists are those -set
-// accepts.
+// recipe of configs/rebn_guess_obs.yaml) and may start from another file
+// with base: other.yaml (relative to itself). -print-config prints the
+// resolved config, after the file, its base, -set and -seed, and exits;
+// the keys it lists are those -set accepts.
 //
 // -cpuprofile FILE writes a CPU profile of the run for go tool pprof;
 // scripts/bench_loop.sh times the main job's loop (metrics perf/*).
