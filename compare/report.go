@@ -32,20 +32,21 @@ const (
 // RunData is one run's curves, read from its metrics.jsonl.
 type RunData struct {
 	Run                Run
-	Iterations         int   // the last iteration logged
-	Success, SuccessT  Curve // greedy success over env steps and over wall-clock seconds
-	Return             Curve // training episodic return over env steps
-	SolvedTurns, Turns Curve // greedy turns of solved episodes, and of all, over env steps
-	Wall               float64
-	Stale              bool  // the run's config differs from the sweep file's now; Run.Cfg is the one it ran
-	Err                error // why the run has no data
+	Iterations         int     // the last iteration logged
+	Success, SuccessT  Curve   // greedy success over env steps and over wall-clock seconds
+	Return             Curve   // training episodic return over env steps
+	SolvedTurns, Turns Curve   // greedy turns of solved episodes, and of all, over env steps
+	Wall               float64 // global/wall_s at the last logged iteration
+	Steps              float64 // global/env_steps at the last logged iteration
+	Stale              bool    // the run's config differs from the sweep file's now; Run.Cfg is the one it ran
+	Err                error   // why the run has no data
 }
 
 // LoadRun reads a run's metrics. Iteration 0 (the evaluation before
 // training) sits at x = 0 on both axes. When an iteration was logged twice
 // (a run killed after logging it and resumed), the later row counts.
 func LoadRun(r Run) RunData {
-	d := RunData{Run: r, Wall: math.NaN()}
+	d := RunData{Run: r, Wall: math.NaN(), Steps: math.NaN()}
 	if have, err := os.ReadFile(filepath.Join(r.Dir, train.ConfigFile)); err == nil {
 		// Report what ran: the base config may have changed since.
 		if !SameConfig(have, r.Cfg) {
@@ -85,7 +86,7 @@ func LoadRun(r Run) RunData {
 		steps, wall := 0.0, 0.0
 		if it > 0 {
 			steps, wall = value(m, keySteps), value(m, keyWall)
-			d.Wall = wall
+			d.Wall, d.Steps = wall, steps
 		}
 		if v, ok := m[keyReturn]; ok {
 			add(&d.Return, steps, v)
@@ -128,22 +129,39 @@ type ArmSummary struct {
 	Wall        Stat
 	SolvedTurns Stat // at the final evaluation, over seeds that solved any
 	Turns       Stat
+	Steps       Stat         // env steps at the last logged iteration
+	PerSeed     []SeedResult // the runs with data, in the order of the sweep's seeds
+}
+
+// SeedResult is one run's figures.
+type SeedResult struct {
+	Seed        uint64  `json:"seed"`
+	Complete    bool    `json:"complete"`
+	Final       float64 `json:"final_success"`
+	AUC         float64 `json:"auc"`
+	Steps       float64 `json:"env_steps"`
+	WallS       float64 `json:"wall_s"`
+	SolvedTurns float64 `json:"solved_turns"` // NaN (null) when no episode was solved
 }
 
 // summarizeArm summarises the runs of one arm.
 func summarizeArm(arm string, data []RunData, threshold float64, rng *rand.Rand) ArmSummary {
 	s := ArmSummary{Arm: arm}
-	var final, auc, reach, wall, solved, turns []float64
+	var final, auc, reach, wall, solved, turns, steps []float64
 	for _, d := range data {
 		if d.Err != nil {
 			continue
 		}
 		s.Runs++
-		if d.Iterations >= d.Run.Cfg.Iterations {
+		complete := d.Iterations >= d.Run.Cfg.Iterations
+		if complete {
 			s.Complete++
 		}
 		final = append(final, Final(d.Success))
 		auc = append(auc, AUC(d.Success))
+		steps = append(steps, d.Steps)
+		s.PerSeed = append(s.PerSeed, SeedResult{Seed: d.Run.Seed, Complete: complete, Final: Final(d.Success),
+			AUC: AUC(d.Success), Steps: d.Steps, WallS: d.Wall, SolvedTurns: Final(d.SolvedTurns)})
 		if x, ok := Reach(d.Success, threshold); ok {
 			s.Reached++
 			reach = append(reach, x)
@@ -158,6 +176,7 @@ func summarizeArm(arm string, data []RunData, threshold float64, rng *rand.Rand)
 	s.Wall = Summarize(wall, resamples, rng)
 	s.SolvedTurns = Summarize(solved, resamples, rng)
 	s.Turns = Summarize(turns, resamples, rng)
+	s.Steps = Summarize(steps, resamples, rng)
 	return s
 }
 
@@ -241,11 +260,17 @@ func WriteReport(path string, spec Spec, runs []Run) error {
 	unit := [2]float64{0, 1}
 	sections := []metrics.Section{
 		metrics.Table("Summary (mean ± std over seeds [bootstrap 95% interval of the mean])", nil, SummaryTable(sums, spec.Threshold)),
+	}
+	if len(sums) > 1 {
+		pt := PairTable(SweepPairs(sums))
+		sections = append(sections, metrics.Table(fmt.Sprintf("Pairs of arms: paired permutation test over seeds (two-sided; separable at p < %.2f)", Alpha), pt[0], pt[1:]))
+	}
+	sections = append(sections,
 		chart("Greedy success vs env steps (mean, 95% band)", "env steps", "success rate", "success", unit),
 		chart("Greedy success vs wall-clock (mean, 95% band)", "wall-clock seconds", "success rate", "wall", unit),
 		chart("Training episodic return vs env steps (mean, 95% band)", "env steps", "return", "return", [2]float64{}),
 		chart("Greedy turns of solved episodes vs env steps", "env steps", "turns", "solved", [2]float64{}),
-	}
+	)
 	sections = append(sections, metrics.Table("Runs", []string{"arm", "seed", "directory", "iterations logged", "status"}, runRows(runs, byArm)))
 	// What ran (a run directory keeps its config even when the sweep's base
 	// changed later).

@@ -113,6 +113,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	for _, row := range compare.SummaryTable(sums, spec.Threshold) {
 		fmt.Fprintln(stdout, strings.Join(row, " | "))
 	}
+	sum := compare.NewSummary(spec.Name, spec.Threshold, sums)
+	if len(sums) > 1 {
+		fmt.Fprintln(stdout)
+		for _, row := range compare.PairTable(compare.SweepPairs(sums)) {
+			fmt.Fprintln(stdout, strings.Join(row, " | "))
+		}
+	}
+	if err := compare.WriteSummary(filepath.Join(*out, compare.SummaryFile), sum); err != nil {
+		fmt.Fprintln(stderr, "compare: summary:", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, "summary:", filepath.Join(*out, compare.SummaryFile))
 	fmt.Fprintln(stdout, "report:", report)
 	if runErr != nil {
 		fmt.Fprintln(stderr, "compare:", runErr)

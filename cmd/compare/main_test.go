@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"context"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gopkg.in/yaml.v3"
 
+	"github.com/gemgo/gemgo/compare"
 	"github.com/gemgo/gemgo/train"
 )
 
@@ -43,6 +45,15 @@ func TestRun(t *testing.T) {
 	assert.Contains(t, stdout.String(), "1 arms × 3 seeds = 3 runs, 2 at once")
 	assert.Contains(t, stdout.String(), "final greedy success")
 	assert.FileExists(t, filepath.Join(out, "report.html"))
+	var sum compare.Summary
+	data, err := os.ReadFile(filepath.Join(out, compare.SummaryFile))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &sum))
+	require.Len(t, sum.Arms, 1)
+	assert.Equal(t, "reinforce", sum.Arms[0].Arm)
+	assert.Equal(t, 3, sum.Arms[0].Complete)
+	require.Len(t, sum.Arms[0].PerSeed, 3)
+	assert.Equal(t, []uint64{1, 2, 3}, []uint64{sum.Arms[0].PerSeed[0].Seed, sum.Arms[0].PerSeed[1].Seed, sum.Arms[0].PerSeed[2].Seed})
 	cfg, err := os.ReadFile(filepath.Join(out, "reinforce", "seed3", "config.yaml"))
 	require.NoError(t, err)
 	assert.Contains(t, string(cfg), "gamma: 0.8", "-set applies to every run")

@@ -1,0 +1,195 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// Alpha is the significance level a pair of arms is called separable at.
+const Alpha = 0.05
+
+// exactPairs is the most pairs the permutation test enumerates exactly
+// (2^16 sign patterns); beyond it the test samples patterns.
+const exactPairs = 16
+
+// PairedTest is the two-sided paired permutation (sign-flip) test of the
+// mean of d, the per-seed differences between two arms: under the null
+// hypothesis that the two arms are exchangeable on each seed, each
+// difference is as likely to have either sign, so the p-value is the
+// fraction of the 2^n sign patterns whose mean is at least as far from 0
+// as the observed one. Up to 16 pairs every pattern is enumerated (exact);
+// beyond, resamples random patterns are drawn from rng and the p-value is
+// (hits+1)/(resamples+1). Zero differences stay zero under every flip.
+// An empty d gives p = 1.
+func PairedTest(d []float64, resamples int, rng *rand.Rand) float64 {
+	n := len(d)
+	if n == 0 {
+		return 1
+	}
+	obs := math.Abs(sum(d))
+	// A pattern counts when its |sum| reaches the observed one up to
+	// rounding: the identity pattern always counts.
+	tol := 1e-12 * (1 + obs)
+	if n <= exactPairs {
+		hits := 0
+		for mask := uint32(0); mask < 1<<n; mask++ {
+			var s float64
+			for i, x := range d {
+				if mask&(1<<i) != 0 {
+					x = -x
+				}
+				s += x
+			}
+			if math.Abs(s) >= obs-tol {
+				hits++
+			}
+		}
+		return float64(hits) / float64(uint32(1)<<n)
+	}
+	hits := 0
+	for range resamples {
+		var s float64
+		for _, x := range d {
+			if rng.IntN(2) == 0 {
+				x = -x
+			}
+			s += x
+		}
+		if math.Abs(s) >= obs-tol {
+			hits++
+		}
+	}
+	return float64(hits+1) / float64(resamples+1)
+}
+
+// MinPairedP is the smallest p-value PairedTest can return for n nonzero
+// differences: 2/2^n (the observed pattern and its mirror). With 5 seeds it
+// is 0.0625, so no pair of arms can be separated at p < 0.05 on 5 seeds;
+// 6 seeds are the fewest that can.
+func MinPairedP(n int) float64 {
+	if n < 1 {
+		return 1
+	}
+	if n > 62 {
+		return 0
+	}
+	return 2 / float64(uint64(1)<<n)
+}
+
+func sum(v []float64) float64 {
+	var s float64
+	for _, x := range v {
+		s += x
+	}
+	return s
+}
+
+// Pair compares two arms on one metric over the seeds both finished.
+type Pair struct {
+	A, B   string  // arm names; Diff is A − B
+	Metric string  // "final" (final greedy success) or "auc"
+	Seeds  int     // seeds both arms have a value for
+	Differ int     // of those, the seeds on which the arms differ
+	Diff   Stat    // the per-seed differences A − B: mean, std, bootstrap 95% interval
+	P      float64 // PairedTest's two-sided p-value
+	MinP   float64 // the smallest p-value this many seeds allow (MinPairedP)
+}
+
+// Separable reports whether the arms differ at p < Alpha.
+func (p Pair) Separable() bool { return p.Seeds > 0 && p.P < Alpha }
+
+// Verdict says in words what the test found.
+func (p Pair) Verdict() string {
+	switch {
+	case p.Seeds == 0:
+		return "no common seeds"
+	case p.Separable() && p.Diff.Mean > 0:
+		return fmt.Sprintf("%s higher (p < %.2f)", p.A, Alpha)
+	case p.Separable():
+		return fmt.Sprintf("%s higher (p < %.2f)", p.B, Alpha)
+	case p.MinP >= Alpha:
+		return fmt.Sprintf("not separable: the arms differ on %d of %d seeds, too few to reach p < %.2f", p.Differ, p.Seeds, Alpha)
+	}
+	return "not separable"
+}
+
+// Pairs runs the paired test on final success and on AUC for every pair of
+// arms (in the order of sums), pairing runs by seed.
+func Pairs(sums []ArmSummary, resamples int, rng *rand.Rand) []Pair {
+	var out []Pair
+	for i := range sums {
+		for j := i + 1; j < len(sums); j++ {
+			a, b := sums[i], sums[j]
+			for _, m := range []struct {
+				name string
+				of   func(SeedResult) float64
+			}{
+				{"final", func(s SeedResult) float64 { return s.Final }},
+				{"auc", func(s SeedResult) float64 { return s.AUC }},
+			} {
+				d := diffs(a.PerSeed, b.PerSeed, m.of)
+				k := nonzero(d)
+				p := Pair{A: a.Arm, B: b.Arm, Metric: m.name, Seeds: len(d), Differ: k, MinP: MinPairedP(k)}
+				p.Diff = Summarize(d, resamples, rng)
+				p.P = PairedTest(d, resamples, rng)
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// SweepPairs is Pairs as a sweep's report and summary.json compute it: the
+// report's resamples, from a fixed seed (the same runs, the same file).
+func SweepPairs(sums []ArmSummary) []Pair {
+	return Pairs(sums, resamples, rand.New(rand.NewPCG(5, 6)))
+}
+
+// diffs returns of(a) − of(b) for each seed both have, in seed order.
+func diffs(a, b []SeedResult, of func(SeedResult) float64) []float64 {
+	byA := map[uint64]float64{}
+	for _, s := range a {
+		byA[s.Seed] = of(s)
+	}
+	var seeds []uint64
+	for _, s := range b {
+		if _, ok := byA[s.Seed]; ok {
+			seeds = append(seeds, s.Seed)
+		}
+	}
+	slices.Sort(seeds)
+	byB := map[uint64]float64{}
+	for _, s := range b {
+		byB[s.Seed] = of(s)
+	}
+	var d []float64
+	for _, sd := range seeds {
+		x := byA[sd] - byB[sd]
+		if !math.IsNaN(x) {
+			d = append(d, x)
+		}
+	}
+	return d
+}
+
+func nonzero(d []float64) int {
+	n := 0
+	for _, x := range d {
+		if x != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// PairTable renders the pairs as rows of text (header first).
+func PairTable(pairs []Pair) [][]string {
+	rows := [][]string{{"A", "B", "metric", "seeds", "A − B (mean ± std [bootstrap 95%])", "paired permutation p", "verdict"}}
+	for _, p := range pairs {
+		rows = append(rows, []string{p.A, p.B, p.Metric, fmt.Sprint(p.Seeds), FormatStat(p.Diff, 3),
+			fmt.Sprintf("%.4f", p.P), p.Verdict()})
+	}
+	return rows
+}
