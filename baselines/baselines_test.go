@@ -1,0 +1,146 @@
+package baselines
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gemgo/gemgo/compare"
+	"github.com/gemgo/gemgo/envs/builtin"
+	"github.com/gemgo/gemgo/eval"
+)
+
+const tiny = `
+iterations: 2
+model: {layers: 1, d_model: 16, heads: 2, context: 64}
+tokenizer: {corpus_episodes: 20}
+warmup: {steps: 3, batch_size: 8, lr: 0.003}
+env: {num_envs: 8, options: {style: brief}}
+rollout: {episodes: 8}
+algo: {minibatch_size: 16}
+eval: {every: 1, episodes: 12}
+`
+
+// writeSuite writes a suite with a shared base and the given configs
+// (name → YAML added to "base: base.yaml").
+func writeSuite(t *testing.T, suite string, configs map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "base.yaml"), []byte(tiny), 0o644))
+	for name, body := range configs {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name+".yaml"), []byte("base: base.yaml\n"+body), 0o644))
+	}
+	p := filepath.Join(dir, "suite.yaml")
+	require.NoError(t, os.WriteFile(p, []byte(suite), 0o644))
+	return p
+}
+
+func TestParseIsStrict(t *testing.T) {
+	for _, c := range []struct{ yaml, want string }{
+		{"", "empty suite file"},
+		{"configs: [a]\nseeds: [1, 2, 3]\nepisodes: 4\n", "valid keys: name, configs, seeds, notes"},
+		{"configs: [a]\nseeds: [1, 2]\n", "seeds has 2 values: a baseline needs at least 3"},
+		{"configs: [a]\nseeds: [1, 2, 2]\n", "seed 2 is listed twice"},
+		{"seeds: [1, 2, 3]\n", "configs is empty"},
+		{"name: a/b\nconfigs: [a]\nseeds: [1, 2, 3]\n", `name = "a/b"`},
+	} {
+		_, err := Parse([]byte(c.yaml))
+		require.Error(t, err, c.yaml)
+		assert.Contains(t, err.Error(), c.want)
+	}
+	s, err := Parse([]byte("name: b\nconfigs: [x, y.yaml]\nseeds: [3, 1, 2]\n"))
+	require.NoError(t, err)
+	assert.Equal(t, []uint64{3, 1, 2}, s.Seeds)
+}
+
+func TestLoadResolvesConfigsBesideTheSuite(t *testing.T) {
+	p := writeSuite(t, "name: s\nconfigs: [guess, bits.yaml]\nseeds: [1, 2, 3]\n", map[string]string{
+		"guess": "env: {id: \"game:GuessTheNumber-v0-easy\", options: {style: brief, partial_credit: false}}\n",
+		"bits":  "env: {id: \"rg:count_bits\", options: {style: brief, bits: 4}}\n",
+	})
+	s, entries, err := Load(p)
+	require.NoError(t, err)
+	require.Len(t, entries, 2)
+	assert.Equal(t, "guess", entries[0].Name)
+	assert.Equal(t, "game:GuessTheNumber-v0-easy", entries[0].Cfg.Env.ID)
+	assert.Equal(t, "bits", entries[1].Name)
+	assert.Equal(t, 4, entries[1].Cfg.Env.Options["bits"])
+	assert.Equal(t, 2, entries[1].Cfg.Iterations, "the base's budget")
+	runs, err := s.Plan(entries, "OUT")
+	require.NoError(t, err)
+	require.Len(t, runs, 6)
+	assert.Equal(t, filepath.Join("OUT", "bits", "seed3"), runs[5].Dir)
+	assert.Equal(t, uint64(3), runs[5].Cfg.Seed)
+	assert.Equal(t, "bits-seed3", runs[5].Cfg.Name)
+
+	// A missing config, a tool-wrapped one and a duplicate are named.
+	p = writeSuite(t, "configs: [nope, tooled, ok, ok]\nseeds: [1, 2, 3]\n", map[string]string{
+		"tooled": "env: {id: \"math:Products-v0\", tools: [{name: python}]}\n",
+		"ok":     "env: {id: \"rg:count_bits\"}\n",
+	})
+	_, _, err = Load(p)
+	require.Error(t, err)
+	for _, want := range []string{"config nope:", "config tooled: env.tools is set", `config "ok" is listed twice`} {
+		assert.Contains(t, err.Error(), want)
+	}
+	_, _, err = Load(filepath.Join(t.TempDir(), "none.yaml"))
+	assert.ErrorContains(t, err, "no such file")
+}
+
+func TestTableCells(t *testing.T) {
+	rows := []Row{
+		{Name: "g", Env: "game:G", HasRef: true, Ref: Reference{Random: 0.38, Solver: 1, HasSolver: true}, Seeds: 3,
+			Sum: compare.ArmSummary{Complete: 3, Final: compare.Stat{N: 3, Mean: 0.9, Lo: 0.85, Hi: 0.95},
+				Steps: compare.Stat{N: 3, Mean: 12345.4}, Wall: compare.Stat{N: 3, Mean: 61.6}}},
+		{Name: "r", Env: "rg:r", HasRef: true, Ref: Reference{Random: 0.5, Solver: math.NaN()}, Seeds: 3,
+			Sum: compare.ArmSummary{Complete: 1, Final: compare.Stat{N: 1, Mean: 0.25, Lo: 0.25, Hi: 0.25}}},
+		{Name: "x", Env: "rg:x", Seeds: 3},
+	}
+	tab := Table(rows)
+	require.Len(t, tab, 4)
+	assert.Equal(t, []string{"g", "game:G", "0.380", "1.000", "0.900 [0.850, 0.950]", "+0.520", "3/3", "12345", "62"}, tab[1])
+	assert.Equal(t, []string{"r", "rg:r", "0.500", "none", "0.250 [0.250, 0.250]", "-0.250", "1/3", "–", "–"}, tab[2])
+	assert.Equal(t, []string{"x", "rg:x", "–", "–", "–", "–", "0/3", "–", "–"}, tab[3])
+	md := Markdown(tab)
+	assert.True(t, strings.HasPrefix(md, "| config | env | random |"))
+	assert.Contains(t, md, "\n|---|---|---|---|---|---|---|---|---|\n| g |")
+}
+
+func TestReferencesPlayTheHeldOutSeedsOnce(t *testing.T) {
+	p := writeSuite(t, "configs: [guess, bits]\nseeds: [1, 2, 3]\n", map[string]string{
+		"guess": "env: {id: \"game:GuessTheNumber-v0-easy\", options: {style: brief, partial_credit: false}}\n",
+		"bits":  "env: {id: \"rg:count_bits\", options: {style: brief, bits: 4}}\n",
+	})
+	_, entries, err := Load(p)
+	require.NoError(t, err)
+	out := t.TempDir()
+	refs, err := References(context.Background(), entries, out, builtin.Registry(), eval.DefaultOracles())
+	require.NoError(t, err)
+	g, b := refs["guess"], refs["bits"]
+	assert.True(t, g.HasSolver)
+	assert.Equal(t, 1.0, g.Solver, "bisection wins every game of 1-10 in 4 turns")
+	assert.Equal(t, 12, g.Episodes, "eval.episodes of the config")
+	assert.True(t, g.Random > 0 && g.Random < 1, "random guessing wins some games, not all: %v", g.Random)
+	assert.False(t, b.HasSolver)
+	assert.True(t, math.IsNaN(b.Solver))
+	// The seeds are the config's held-out ones: those of eval.seed_base.
+	recs, err := eval.ReadResults(filepath.Join(ReferenceDir(out, "guess"), eval.ResultsFile))
+	require.NoError(t, err)
+	require.Len(t, recs, 24, "12 seeds × (random, oracle)")
+	for _, r := range recs {
+		assert.True(t, r.Seed >= entries[0].Cfg.Eval.SeedBase && r.Seed < entries[0].Cfg.Eval.SeedBase+12)
+	}
+	// A second call plays nothing and gives the same numbers.
+	again, err := References(context.Background(), entries, out, builtin.Registry(), eval.DefaultOracles())
+	require.NoError(t, err)
+	assert.Equal(t, g.Random, again["guess"].Random)
+	recs, err = eval.ReadResults(filepath.Join(ReferenceDir(out, "guess"), eval.ResultsFile))
+	require.NoError(t, err)
+	assert.Len(t, recs, 24)
+}

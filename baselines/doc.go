@@ -1,0 +1,20 @@
+// Package baselines trains one config per env on the same seeds and tables
+// the results beside what each env gives untrained: the paper's baseline
+// table, reproducible on a laptop.
+//
+// A suite file (Suite, read strictly from YAML) lists training config
+// files, one per env, and the seeds. Every config × seed is one run in
+// OUT/<config>/seed<k>/, executed by compare.Execute: a finished run is
+// skipped on a re-run and an interrupted one resumes from its checkpoint,
+// so a suite can be run in pieces, by several processes one after the
+// other. References plays each env's random player and, where the env has
+// one, its solver on the very held-out seeds the runs are evaluated on
+// (eval.Run, in OUT/<config>/reference/, resumable the same way).
+//
+// The table (Table) has per config: random-play success, solver success,
+// trained final greedy success with a percentile-bootstrap 95% interval
+// over seeds, the gain over random play, env steps and wall time per run.
+// WriteReport draws it with one curve per config (mean over seeds, 95%
+// band, random play and the solver as flat lines) on one offline HTML
+// page; NewSummary is the same as summary.json.
+package baselines

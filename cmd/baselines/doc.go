@@ -1,0 +1,13 @@
+// Command baselines trains every config of a suite (configs/baselines/ by
+// default) on the suite's seeds and writes the baseline table: random
+// play, the solver and the trained greedy success per env.
+//
+//	go run ./cmd/baselines                       # the whole suite, 2 runs at once
+//	go run ./cmd/baselines -only guess_easy,count_bits
+//	go run ./cmd/baselines -report               # only redraw from what ran
+//
+// Output (runs/baselines by default): one run directory per config and
+// seed, the reference play per config, table.md, report.html and
+// summary.json. Re-running skips what finished and resumes what was
+// interrupted; Ctrl-C lets the running runs save a checkpoint.
+package main

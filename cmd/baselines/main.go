@@ -1,0 +1,187 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gemgo/gemgo/baselines"
+	"github.com/gemgo/gemgo/compare"
+	"github.com/gemgo/gemgo/envs/builtin"
+	"github.com/gemgo/gemgo/eval"
+	"github.com/gemgo/gemgo/internal/atomicfile"
+	"github.com/gemgo/gemgo/train"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop() // a second Ctrl-C kills the process
+	}()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("baselines", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	suitePath := fs.String("config", filepath.Join("configs", "baselines", "suite.yaml"), "suite file")
+	out := fs.String("out", "", "output directory (default runs/<suite name>)")
+	parallel := fs.Int("parallel", runtime.GOMAXPROCS(0), "runs trained at once")
+	only := fs.String("only", "", "comma-separated config names: train only these (the table still shows every config)")
+	reportOnly := fs.Bool("report", false, "only (re)write the table and report from what is there")
+	err := fs.Parse(args)
+	fs.SetOutput(stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stdout)
+		fmt.Fprintln(stdout, "usage: baselines [-config SUITE] [-out DIR] [-parallel N] [-only a,b] [-report]")
+		fs.PrintDefaults()
+		return 0
+	}
+	if err != nil || fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "baselines: %v (see -h)\n", cmpErr(err, fs.Args()))
+		return 2
+	}
+	suite, entries, err := baselines.Load(*suitePath)
+	if err != nil {
+		fmt.Fprintln(stderr, "baselines:", err)
+		return 2
+	}
+	if *out == "" {
+		name := suite.Name
+		if name == "" {
+			name = "baselines"
+		}
+		*out = filepath.Join("runs", name)
+	}
+	runs, err := suite.Plan(entries, *out)
+	if err != nil {
+		fmt.Fprintln(stderr, "baselines:", err)
+		return 2
+	}
+	todo, err := selectRuns(runs, entries, *only)
+	if err != nil {
+		fmt.Fprintln(stderr, "baselines:", err)
+		return 2
+	}
+	reg := builtin.Registry()
+	var runErr error
+	if !*reportOnly {
+		fmt.Fprintf(stdout, "suite %s: %d configs × %d seeds; %d runs to consider, %d at once, in %s\n",
+			suite.Name, len(entries), len(suite.Seeds), len(todo), max(*parallel, 1), *out)
+		start := time.Now()
+		_, runErr = compare.Execute(ctx, todo, compare.ExecOptions{Parallel: *parallel, Registry: reg, Log: stdout})
+		fmt.Fprintf(stdout, "suite wall time %s\n", time.Since(start).Round(time.Second))
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		fmt.Fprintln(stderr, "baselines:", err)
+		return 1
+	}
+	if _, err := atomicfile.RemoveStale(*out); err != nil {
+		fmt.Fprintln(stderr, "baselines:", err)
+		return 1
+	}
+	refEntries := entries
+	if *reportOnly {
+		refEntries = nil // play nothing: use the references already there
+		for _, e := range entries {
+			if _, err := os.Stat(filepath.Join(baselines.ReferenceDir(*out, e.Name), eval.MetadataFile)); err == nil {
+				refEntries = append(refEntries, e)
+			}
+		}
+	}
+	refs, refErr := baselines.References(context.WithoutCancel(ctx), refEntries, *out, reg, eval.DefaultOracles())
+	if refErr != nil {
+		fmt.Fprintln(stderr, "baselines:", refErr)
+	}
+	rows, byArm := baselines.Rows(suite, entries, runs, refs)
+	table := baselines.Table(rows)
+	md := baselines.Markdown(table)
+	machine := cpuModel()
+	if err := atomicfile.WriteFile(filepath.Join(*out, baselines.TableFile), []byte(md+"\nMachine: "+machine+"\n")); err != nil {
+		fmt.Fprintln(stderr, "baselines:", err)
+		return 1
+	}
+	if err := baselines.WriteReport(filepath.Join(*out, baselines.ReportFile), suite, rows, byArm, machine); err != nil {
+		fmt.Fprintln(stderr, "baselines: report:", err)
+		return 1
+	}
+	if err := compare.WriteSummary(filepath.Join(*out, compare.SummaryFile), baselines.NewSummary(suite, rows)); err != nil {
+		fmt.Fprintln(stderr, "baselines: summary:", err)
+		return 1
+	}
+	fmt.Fprint(stdout, md)
+	fmt.Fprintln(stdout, "machine:", machine)
+	fmt.Fprintln(stdout, "report:", filepath.Join(*out, baselines.ReportFile))
+	switch {
+	case runErr != nil:
+		fmt.Fprintln(stderr, "baselines:", runErr)
+		if errors.Is(runErr, train.ErrInterrupted) {
+			return 130
+		}
+		return 1
+	case refErr != nil:
+		return 1
+	}
+	return 0
+}
+
+func cmpErr(err error, rest []string) error {
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("unexpected arguments %q", rest)
+}
+
+// selectRuns keeps the runs of the configs -only names (all when empty).
+func selectRuns(runs []compare.Run, entries []baselines.Entry, only string) ([]compare.Run, error) {
+	if only == "" {
+		return runs, nil
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name)
+	}
+	want := map[string]bool{}
+	for _, n := range strings.Split(only, ",") {
+		n = strings.TrimSpace(n)
+		if !slices.Contains(names, n) {
+			return nil, fmt.Errorf("-only %s: no such config in the suite (it has %s)", n, strings.Join(names, ", "))
+		}
+		want[n] = true
+	}
+	var out []compare.Run
+	for _, r := range runs {
+		if want[r.Arm] {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// cpuModel names this machine's CPU and core count, for the table.
+func cpuModel() string {
+	model := runtime.GOARCH
+	if f, err := os.Open("/proc/cpuinfo"); err == nil {
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+				model = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("%s, %d cores", model, runtime.NumCPU())
+}
