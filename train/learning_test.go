@@ -267,8 +267,9 @@ const longLearningEnv = "GEMGO_LONG_LEARNING"
 // Each run takes 8-10 minutes on two idle cores, so the test runs only
 // with GEMGO_LONG_LEARNING=1. With the whole history in the prompt the
 // game learns slowly: at 100 iterations of 192 env steps (the
-// configs/compare_guess.yaml sweep) every algorithm still ends below
-// random play; see docs/results.md. TestLearnGuessTheNumberShort is the quick
+// configs/compare_guess.yaml sweep before it took the main job's
+// last-observation recipe) every algorithm still ended below random
+// play. TestLearnGuessTheNumberShort is the quick
 // check, with the last observation only.
 func TestLearnGuessTheNumber(t *testing.T) {
 	if os.Getenv(longLearningEnv) == "" {
