@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/compare"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/eval"
 )
@@ -143,4 +144,39 @@ func TestReferencesPlayTheHeldOutSeedsOnce(t *testing.T) {
 	recs, err = eval.ReadResults(filepath.Join(ReferenceDir(out, "guess"), eval.ResultsFile))
 	require.NoError(t, err)
 	assert.Len(t, recs, 24)
+}
+
+// The shipped suite lists every config of its directory, at least 24 envs
+// across the families, each made and reset.
+func TestShippedSuite(t *testing.T) {
+	s, entries, err := Load("../configs/baselines/suite.yaml")
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, len(s.Seeds), 3)
+	files, err := filepath.Glob("../configs/baselines/*.yaml")
+	require.NoError(t, err)
+	listed := map[string]bool{}
+	ids := map[string]bool{}
+	families := map[string]bool{}
+	reg := builtin.Registry()
+	for _, e := range entries {
+		listed[e.Name] = true
+		ids[e.Cfg.Env.ID] = true
+		families[strings.SplitN(e.Cfg.Env.ID, ":", 2)[0]] = true
+		assert.Equal(t, "baseline_"+e.Name, e.Cfg.Name, "%s: name matches the file", e.Path)
+		env, err := reg.Make(e.Cfg.Env.ID, envs.FromMap(e.Cfg.Env.Options)...)
+		require.NoError(t, err, e.Name)
+		_, _, err = env.Reset(1)
+		require.NoError(t, err, e.Name)
+	}
+	for _, f := range files {
+		n := strings.TrimSuffix(filepath.Base(f), ".yaml")
+		if n == "base" || n == "suite" {
+			continue
+		}
+		assert.True(t, listed[n], "%s is not in suite.yaml", f)
+	}
+	assert.GreaterOrEqual(t, len(ids), 24)
+	for _, f := range []string{"game", "rg", "math", "logic", "qa", "code"} {
+		assert.True(t, families[f], "no %s env in the suite", f)
+	}
 }
