@@ -3,7 +3,6 @@ package sandbox
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -41,15 +40,9 @@ func run(ctx context.Context, spec Spec, iso Isolation) (Result, error) {
 		return Result{}, err
 	}
 	lim := spec.Limits.withDefaults()
-	prog, err := exec.LookPath(spec.Cmd[0])
+	prog, err := iso.program(spec.Cmd[0])
 	if err != nil {
-		return Result{}, fmt.Errorf("sandbox: program %q not found: %w", spec.Cmd[0], err)
-	}
-	if prog, err = filepath.Abs(prog); err != nil {
-		return Result{}, fmt.Errorf("sandbox: program %q: %w", spec.Cmd[0], err)
-	}
-	if iso.Unprivileged && iso.bwrap == "" && !othersMayRun(prog) {
-		return Result{}, errUnreachable(prog, iso)
+		return Result{}, err
 	}
 	removeLeaked()
 	dir, err := os.MkdirTemp("", workDirPattern(""))
@@ -80,72 +73,17 @@ func run(ctx context.Context, spec Spec, iso Isolation) (Result, error) {
 	wallCtx, cancelWall := context.WithTimeoutCause(runCtx, lim.Wall, errWall)
 	defer cancelWall()
 
-	argv := iso.argv(lim, dir, spec.Network, prog, spec.Cmd[1:], uid)
-	cmd := exec.CommandContext(wallCtx, argv[0], argv[1:]...)
-	cmd.Dir = dir
-	cmd.Env = append([]string{
-		"PATH=/usr/local/bin:/usr/bin:/bin",
-		"HOME=" + dir,
-		"PWD=" + dir,
-		"TMPDIR=" + dir,
-		"LANG=C.UTF-8",
-		"LC_ALL=C.UTF-8",
-		// One malloc arena: glibc reserves 64 MiB of address space per
-		// arena, up to 8 per core, so that under RLIMIT_AS a few threads
-		// used up the memory limit (6 Python threads in 256 MiB); each
-		// thread now costs its stack.
-		"MALLOC_ARENA_MAX=1",
-	}, spec.Env...)
+	sb, err := iso.command(wallCtx, lim, dir, spec.Network, prog, spec.Cmd[1:], uid, spec.Env)
+	if err != nil {
+		return Result{}, err
+	}
+	defer sb.close()
+	cmd := sb.cmd
 	cmd.Stdin = bytes.NewReader(spec.Stdin)
 	onOverflow := func() { stop(errOutput) }
 	stdout := &capture{limit: lim.OutputBytes, overflow: onOverflow}
 	stderr := &capture{limit: lim.OutputBytes, overflow: onOverflow}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.SysProcAttr = iso.attr(spec.Network)
-	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
-	if uid >= 0 {
-		// Kill the program's processes by their uid, not bwrap or the
-		// namespace's parent: that one then reaps the program and exits,
-		// so its CPU time reaches the rusage that Wait reads. The group
-		// goes too, a moment later, should anything be left.
-		cmd.Cancel = func() error {
-			killUser(iso.sh, uid)
-			pid := cmd.Process.Pid
-			time.AfterFunc(200*time.Millisecond, func() { _ = killGroup(pid) })
-			return nil
-		}
-	}
-	var info *os.File
-	if uid < 0 && iso.bwrap != "" {
-		// Without a uid of its own, the program is found by the pid bwrap
-		// reports on its info fd, and killed first for the same reason.
-		r, w, err := os.Pipe()
-		if err != nil {
-			return Result{}, fmt.Errorf("sandbox: %w", err)
-		}
-		defer r.Close()
-		info = w
-		cmd.ExtraFiles = []*os.File{w} // fd 3
-		cmd.Args = append([]string{cmd.Args[0], "--info-fd", "3"}, cmd.Args[1:]...)
-		var child atomic.Int64
-		go func() {
-			var msg struct {
-				ChildPid int `json:"child-pid"`
-			}
-			if json.NewDecoder(r).Decode(&msg) == nil {
-				child.Store(int64(msg.ChildPid))
-			}
-		}()
-		cmd.Cancel = func() error {
-			if p := int(child.Load()); p > 0 {
-				_ = syscall.Kill(p, syscall.SIGKILL)
-				pid := cmd.Process.Pid
-				time.AfterFunc(200*time.Millisecond, func() { _ = killGroup(pid) })
-				return nil
-			}
-			return killGroup(cmd.Process.Pid)
-		}
-	}
 	// Whichever way it kills, the cancel first notes the CPU time of the
 	// process tree: a program whose reaper dies with it (bwrap's pid 1 in
 	// a PID namespace) never reaches the rusage that Wait reads.
@@ -160,11 +98,7 @@ func run(ctx context.Context, spec Spec, iso Isolation) (Result, error) {
 	cmd.WaitDelay = 500 * time.Millisecond
 
 	start := time.Now()
-	err = cmd.Start()
-	if info != nil {
-		info.Close() // bwrap holds its copy
-	}
-	if err != nil {
+	if err := sb.start(); err != nil {
 		return Result{}, fmt.Errorf("sandbox: start %s: %w", spec.Cmd[0], err)
 	}
 	waitErr := cmd.Wait()
@@ -239,6 +173,22 @@ func killGroup(pid int) error {
 		return nil
 	}
 	return err
+}
+
+// program resolves name, the program to run, to an absolute path, and
+// checks that a run under iso can reach it.
+func (i Isolation) program(name string) (string, error) {
+	prog, err := exec.LookPath(name)
+	if err != nil {
+		return "", fmt.Errorf("sandbox: program %q not found: %w", name, err)
+	}
+	if prog, err = filepath.Abs(prog); err != nil {
+		return "", fmt.Errorf("sandbox: program %q: %w", name, err)
+	}
+	if i.Unprivileged && i.bwrap == "" && !othersMayRun(prog) {
+		return "", errUnreachable(prog, i)
+	}
+	return prog, nil
 }
 
 // writeFiles writes files into dir; names must stay inside dir.
