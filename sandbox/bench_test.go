@@ -35,3 +35,17 @@ func BenchmarkRunTrueNoIsolation(b *testing.B) {
 func BenchmarkRunPython(b *testing.B) {
 	benchRun(b, Spec{Cmd: []string{pyBench(b), "-I", "-S", "-c", "print(input())"}, Stdin: []byte("x\n")}, Detect())
 }
+
+// BenchmarkServerPython: the same program forked from a PythonServer's
+// warm interpreter (python3 -I, site imported once).
+func BenchmarkServerPython(b *testing.B) {
+	s := NewPythonServer(pyBench(b), 0)
+	defer s.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := s.Run(context.Background(), []byte("print(input())"), []byte("x\n"), Limits{})
+		if err != nil || res.Status != StatusOK {
+			b.Fatalf("%v %s %s", err, res.Status, res.Stderr)
+		}
+	}
+}

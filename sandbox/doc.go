@@ -100,6 +100,25 @@
 //     processes (RLIMIT_NPROC would count every process of the caller's
 //     user).
 //
+// # A warm Python interpreter
+//
+// PythonServer runs Python programs as Run runs `python3 -I main.py`,
+// under the same isolation, environment and limits, without paying an
+// interpreter's start (with site, most of a run's cost) per program: one
+// long-lived interpreter, the zygote, started under the isolation that Run
+// applies, forks a child per call. The child gets a session of its own,
+// fresh pipes for stdin, stdout and stderr, the call's CPU limit, a fresh
+// directory (removed after the call), only the modules `python3 -I`
+// imports, and a fresh __main__ whose file is main.py; the zygote enforces
+// the wall and output limits, reports the exit status and the child's CPU
+// time, and kills whatever the call left running. The Result is Run's,
+// classified the same way. The zygote is replaced after Recycle calls (64
+// by default), after a call that hit the wall, CPU or output limit, and
+// whenever it misbehaves (no answer within the wall limit plus a second,
+// an exit, a bad frame); one that died is restarted at the next call. The
+// PythonServer doc says what a call can see of the zygote and what it
+// can leave to the next call until the zygote is recycled.
+//
 // Memory-limit detection is a heuristic: the program's allocation fails
 // under RLIMIT_AS and it exits with an error; Run reports StatusMemoryLimit
 // when the exit is an error and stderr names an allocation failure

@@ -34,3 +34,25 @@ func ExampleRun_outputLimit() {
 	fmt.Printf("%s %q %v\n", res.Status, res.Stdout, res.Truncated)
 	// Output: output_limit "y\ny\ny\ny\n" true
 }
+
+// A PythonServer forks each program from one warm interpreter; the
+// Result is Run's for `python3 -I main.py`. (Not run as a test: it needs
+// python3.)
+func ExamplePythonServer() {
+	python, err := sandbox.FindPython("python3")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s := sandbox.NewPythonServer(python, 0)
+	defer s.Close()
+	lim := sandbox.Limits{Wall: 5 * time.Second, CPU: 5 * time.Second}
+	for _, code := range []string{"print(6 * 7)", "1/0"} {
+		res, err := s.Run(context.Background(), []byte(code), nil, lim)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(res.Status, string(res.Stdout))
+	}
+}

@@ -85,8 +85,15 @@ var ErrServerStart = errors.New("sandbox: python server did not start")
 // PID namespace (it has a parent, and a signal it sends itself is not
 // ignored); every call of one zygote has the same hash seed (the zygote's:
 // hash randomization is per zygote, not per call); the call's directory is
-// a subdirectory of the zygote's work directory; and a stack it prints
-// itself (traceback.print_stack) shows the zygote's frame below main.py's.
+// a subdirectory of the zygote's work directory; a stack it prints itself
+// (traceback.print_stack) shows the zygote's frame below main.py's; and
+// sys.getrecursionlimit reports the limit raised by the two frames below
+// main.py, so that deep recursion fails at the depth, and with the
+// traceback, of a fresh interpreter. At exit the child does what a fresh
+// interpreter's exit shows (waits for its threads, runs atexit, flushes
+// stdout and stderr, clears __main__) and skips the rest of the teardown.
+// Where the zygote is not pid 1 of a PID namespace, a call can kill it:
+// Run then returns an error.
 //
 // The frames on the pipes, all integers 8-byte big-endian: the zygote
 // sends "R" + its pid once started; a request is the CPU limit (whole

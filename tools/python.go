@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -23,6 +25,11 @@ type PythonConfig struct {
 	MaxOutput int
 	// StderrLastLine keeps only the last line of stderr.
 	StderrLastLine bool
+	// FreshProcess starts a fresh sandboxed interpreter for every call
+	// (sandbox.Run, some 90 ms of start-up each) instead of forking the
+	// call from the tool's warm one (sandbox.PythonServer, the default).
+	// The observations are the same either way.
+	FreshProcess bool
 }
 
 // Python runs the first code block of an action in the sandbox: a
@@ -35,14 +42,26 @@ type PythonConfig struct {
 // at MaxOutput bytes and ends with a marker. A program that exits with an
 // error, times out or hits a limit is a failed call: the same observation,
 // with the traceback or the limit named, and an error.
+//
+// Each call runs as `python3 -I main.py` in a fresh working directory of
+// the sandbox. By default the tool keeps a warm interpreter of its own (a
+// sandbox.PythonServer, started at the first call) that forks each call,
+// so that a call costs a fork rather than an interpreter's start; where
+// that server cannot start, the tool says nothing and runs every later
+// call in a fresh process (PythonConfig.FreshProcess asks for that from
+// the start), and a call during which the server died runs again in a
+// fresh process. Close stops the server.
 type Python struct {
-	cfg PythonConfig
-	exe string
+	cfg    PythonConfig
+	exe    string
+	server *sandbox.PythonServer // nil with FreshProcess
+	cold   atomic.Bool           // the server did not start: every call runs fresh
 }
 
 var (
 	_ Tool        = (*Python)(nil)
 	_ CallSampler = (*Python)(nil)
+	_ io.Closer   = (*Python)(nil)
 )
 
 // NewPython checks the interpreter and returns the tool.
@@ -60,7 +79,19 @@ func NewPython(cfg PythonConfig) (*Python, error) {
 	if err != nil {
 		return nil, fmt.Errorf("python tool: %w", err)
 	}
-	return &Python{cfg: cfg, exe: exe}, nil
+	p := &Python{cfg: cfg, exe: exe}
+	if !cfg.FreshProcess {
+		p.server = sandbox.NewPythonServer(exe, 0)
+	}
+	return p, nil
+}
+
+// Close stops the warm interpreter, if any.
+func (p *Python) Close() error {
+	if p.server == nil {
+		return nil
+	}
+	return p.server.Close()
 }
 
 // Instructions tells the model how to run code.
@@ -71,6 +102,14 @@ func (p *Python) Instructions() string {
 }
 
 const fence = "```"
+
+// pythonGrace is how long past its timeout a call may take to come back:
+// the sandbox stops the code at the timeout, and then needs a moment to
+// kill and reap it (a second at most for the warm interpreter, half a
+// second for a fresh one). The wrapper's deadline for a call allows it, so
+// that a call that times out gets its TimeoutError observation rather
+// than the deadline's error.
+const pythonGrace = 2 * time.Second
 
 // Parse finds the first complete code block.
 func (p *Python) Parse(action string) (Call, bool) {
@@ -115,18 +154,7 @@ func firstFenced(s string) (code string, end int, ok bool) {
 
 // Run executes the code under the configured limits.
 func (p *Python) Run(ctx context.Context, c Call) (string, error) {
-	lim := sandbox.Limits{
-		Wall:        p.cfg.Timeout,
-		CPU:         p.cfg.Timeout,
-		MemoryBytes: 512 << 20,
-		// Keep more than is shown, so that the marker can say output was cut.
-		OutputBytes: int64(max(4*p.cfg.MaxOutput, 64<<10)),
-	}
-	res, err := sandbox.Run(ctx, sandbox.Spec{
-		Cmd:    []string{p.exe, "-I", "main.py"},
-		Files:  map[string][]byte{"main.py": []byte(c.Input)},
-		Limits: lim,
-	})
+	res, err := p.execute(ctx, c.Input)
 	if err != nil {
 		return "Code execution result: \n" + err.Error() + "\n", fmt.Errorf("python: %w", err)
 	}
@@ -155,6 +183,32 @@ func (p *Python) Run(ctx context.Context, c Call) (string, error) {
 	}
 	text = truncate(text, p.cfg.MaxOutput, res.Truncated)
 	return "Code execution result: " + text + "\n", runErr
+}
+
+// execute runs code as main.py: forked from the warm interpreter, or in a
+// fresh process when there is none or it failed during the call.
+func (p *Python) execute(ctx context.Context, code string) (sandbox.Result, error) {
+	lim := sandbox.Limits{
+		Wall:        p.cfg.Timeout,
+		CPU:         p.cfg.Timeout,
+		MemoryBytes: 512 << 20,
+		// Keep more than is shown, so that the marker can say output was cut.
+		OutputBytes: int64(max(4*p.cfg.MaxOutput, 64<<10)),
+	}
+	if p.server != nil && !p.cold.Load() {
+		res, err := p.server.Run(ctx, []byte(code), nil, lim)
+		if err == nil || ctx.Err() != nil {
+			return res, err
+		}
+		if errors.Is(err, sandbox.ErrServerStart) {
+			p.cold.Store(true)
+		}
+	}
+	return sandbox.Run(ctx, sandbox.Spec{
+		Cmd:    []string{p.exe, "-I", "main.py"},
+		Files:  map[string][]byte{"main.py": []byte(code)},
+		Limits: lim,
+	})
 }
 
 func signalText(sig string) string {

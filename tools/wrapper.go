@@ -125,8 +125,11 @@ func NewEnv(env envs.Env, specs []Spec, ts []Tool) (*Env, error) {
 	for i, s := range specs {
 		r := s.Resolved()
 		timeout := r.Timeout
-		if r.Name == KindMCP { // the MCP tool times each attempt itself
+		switch r.Name {
+		case KindMCP: // the MCP tool times each attempt itself
 			timeout = MCPConfig{Timeout: r.Timeout, Retries: r.Retries}.budget()
+		case KindPython: // the sandbox stops the code at r.Timeout itself
+			timeout = r.Timeout + pythonGrace
 		}
 		w.tools = append(w.tools, bound{tool: ts[i], kind: r.Name, maxUses: r.MaxUses,
 			reward: r.ToolReward + r.SuccessReward, timeout: timeout})
