@@ -284,7 +284,7 @@ var sampleWords = []string{"alpha", "notes", "7", "blue", "x", "report"}
 
 // SampleCall draws a call of a random server tool with arbitrary arguments
 // of the types its schema names.
-func (m *MCP) SampleCall(r *rand.Rand) string {
+func (m *MCP) SampleCall(r *rand.Rand, _ string) string {
 	t := m.tools[r.IntN(len(m.tools))]
 	args := map[string]any{}
 	if s, ok := t.InputSchema.(map[string]any); ok {

@@ -256,11 +256,18 @@ func truncate(s string, n int, cut bool) string {
 	return s + fmt.Sprintf("\n[output truncated: %d of %d bytes shown]", len(s), total)
 }
 
-// SampleCall draws a small, always valid program that prints a product.
-func (p *Python) SampleCall(r *rand.Rand) string {
-	a, b := 2+r.IntN(98), 2+r.IntN(98)
-	if r.IntN(2) == 0 {
-		return fmt.Sprintf("<python>print(%d * %d)</python>", a, b)
+// SampleCall draws a small, always valid program that prints a sum,
+// difference or product of two numbers: two of the task's numbers (drawn
+// with replacement, in either order) when it has any, two random ones
+// otherwise; in either block format.
+func (p *Python) SampleCall(r *rand.Rand, task string) string {
+	a, b := fmt.Sprint(2+r.IntN(98)), fmt.Sprint(2+r.IntN(98))
+	if nums := taskNumbers(task); len(nums) > 0 {
+		a, b = nums[r.IntN(len(nums))], nums[r.IntN(len(nums))]
 	}
-	return fmt.Sprintf("%spython\nprint(%d + %d)\n%s", fence, a, b, fence)
+	op := [...]string{"+", "-", "*"}[r.IntN(3)]
+	if r.IntN(2) == 0 {
+		return fmt.Sprintf("<python>print(%s %s %s)</python>", a, op, b)
+	}
+	return fmt.Sprintf("%spython\nprint(%s %s %s)\n%s", fence, a, op, b, fence)
 }

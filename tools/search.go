@@ -135,7 +135,13 @@ func FormatDocs(docs []Doc, informationTags bool) string {
 	return b.String()
 }
 
-// SampleCall draws a search for a random example query.
-func (s *Search) SampleCall(r *rand.Rand) string {
+// SampleCall draws a search for a random example query or, half the time
+// when the task has words, for one or two consecutive words of the task.
+func (s *Search) SampleCall(r *rand.Rand, task string) string {
+	if w := taskWords(task); len(w) > 0 && r.IntN(2) == 0 {
+		i := r.IntN(len(w))
+		j := min(len(w), i+1+r.IntN(2))
+		return "<search>" + strings.Join(w[i:j], " ") + "</search>"
+	}
 	return "<search>" + s.examples[r.IntN(len(s.examples))] + "</search>"
 }

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 )
 
@@ -40,10 +41,24 @@ type Tool interface {
 
 // CallSampler is implemented by tools that can draw a well-formed call of
 // themselves with arbitrary content (for the env's SampleAction: warm-up
-// then teaches the call format without solving the task).
+// then teaches the call format without solving the task). task is the
+// inner env's first observation, the task statement: a sampler may draw
+// its content from random pieces of it (words, numbers), as a model that
+// copies from its prompt would, or ignore it.
 type CallSampler interface {
-	SampleCall(r *rand.Rand) string
+	SampleCall(r *rand.Rand, task string) string
 }
+
+// taskNumbers returns the whole numbers written in s, in order.
+func taskNumbers(s string) []string { return numberRE.FindAllString(s, -1) }
+
+// taskWords returns the words of s: runs of letters and digits.
+func taskWords(s string) []string { return wordRE.FindAllString(s, -1) }
+
+var (
+	numberRE = regexp.MustCompile(`\d+`)
+	wordRE   = regexp.MustCompile(`[\p{L}\p{N}]+`)
+)
 
 // Episodic is implemented by tools that hold state for one episode (an MCP
 // session): the wrapper calls EndEpisode at every Reset and at Close.

@@ -66,6 +66,8 @@ type Env struct {
 	steps    int
 	envTurns int
 	active   bool
+	task     string // the inner env's first observation, for SampleAction
+	lastTool string // the observation of the last step when it was a tool call, else ""
 }
 
 var (
@@ -160,6 +162,7 @@ func (w *Env) Reset(seed uint64) (string, envs.Info, error) {
 	clear(w.uses)
 	w.total, w.failed, w.paid, w.steps, w.envTurns = 0, 0, 0, 0, 0
 	w.active = true
+	w.task, w.lastTool = obs, ""
 	var b strings.Builder
 	b.WriteString(obs)
 	b.WriteString("\n\n")
@@ -214,6 +217,7 @@ func (w *Env) Step(action string) (envs.Step, error) {
 	}
 	w.steps++
 	w.envTurns++
+	w.lastTool = ""
 	info := maps.Clone(st.Info)
 	if info == nil {
 		info = envs.Info{}
@@ -257,12 +261,17 @@ func (w *Env) toolStep(i int, call Call) envs.Step {
 		obs += fmt.Sprintf("\n[That was the last %s call allowed in this episode (%d of %d): answer directly now.]\n", b.kind, w.uses[i], b.maxUses)
 	}
 	w.counters(info)
+	w.lastTool = obs
 	return envs.Step{Obs: obs, Reward: reward, Info: info}
 }
 
 // SampleAction draws, about one time in three while a tool has uses left,
-// a well-formed call of a random such tool (with arbitrary content), and
-// otherwise the inner env's sample ("" when it has none).
+// a well-formed call of a random such tool (with arbitrary content, which
+// the tool may draw from the task statement), and otherwise the inner
+// env's sample ("" when it has none). Right after a tool call, half of the
+// inner samples that box an answer box a random word of the tool's
+// observation instead: exploration that copies from what it was shown, as
+// a pretrained model would, without knowing which word answers the task.
 func (w *Env) SampleAction(r *rand.Rand) string {
 	var open []int
 	for i, b := range w.tools {
@@ -271,12 +280,35 @@ func (w *Env) SampleAction(r *rand.Rand) string {
 		}
 	}
 	if len(open) > 0 && r.IntN(3) == 0 {
-		return w.tools[open[r.IntN(len(open))]].tool.(CallSampler).SampleCall(r)
+		return w.tools[open[r.IntN(len(open))]].tool.(CallSampler).SampleCall(r, w.task)
 	}
-	if s, ok := w.inner.(envs.ActionSampler); ok {
-		return s.SampleAction(r)
+	s, ok := w.inner.(envs.ActionSampler)
+	if !ok {
+		return ""
 	}
-	return ""
+	a := s.SampleAction(r)
+	if w.lastTool != "" && r.IntN(2) == 0 {
+		if c, ok := reboxed(a, w.lastTool, r); ok {
+			return c
+		}
+	}
+	return a
+}
+
+// reboxed replaces the content of the first \boxed{…} of a with a random
+// word of obs; false when a boxes nothing or obs has no word.
+func reboxed(a, obs string, r *rand.Rand) (string, bool) {
+	const open = `\boxed{`
+	i := strings.Index(a, open)
+	if i < 0 {
+		return "", false
+	}
+	j := strings.IndexByte(a[i+len(open):], '}')
+	words := taskWords(obs)
+	if j < 0 || len(words) == 0 {
+		return "", false
+	}
+	return a[:i+len(open)] + words[r.IntN(len(words))] + a[i+len(open)+j:], true
 }
 
 // Unwrap returns the inner env.

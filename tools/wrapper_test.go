@@ -34,7 +34,7 @@ func (e *echo) Run(_ context.Context, c Call) (string, error) {
 	return "echo: " + c.Input, nil
 }
 
-func (e *echo) SampleCall(r *rand.Rand) string {
+func (e *echo) SampleCall(r *rand.Rand, _ string) string {
 	return "<echo>" + string(rune('a'+r.IntN(26))) + "</echo>"
 }
 
