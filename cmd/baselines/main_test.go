@@ -9,10 +9,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/compare"
+	"github.com/gemgo/gemgo/metrics/metricstest"
 )
 
 const base = `
@@ -99,4 +101,25 @@ func TestUsageErrors(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	assert.Equal(t, 0, run(context.Background(), []string{"-h"}, &stdout, &stderr))
 	assert.Contains(t, stdout.String(), "usage: baselines")
+}
+
+// The suite's report opens offline in a browser with a chart per config:
+// the trained curve beside the random and solver lines.
+func TestReportInBrowser(t *testing.T) {
+	ctx, log := metricstest.NewBrowser(t)
+	dir := suiteDir(t)
+	out := filepath.Join(dir, "out")
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, run(context.Background(), []string{"-config", filepath.Join(dir, "suite.yaml"), "-out", out}, &stdout, &stderr), stderr.String())
+	srv := metricstest.Serve(t, out)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/report.html")))
+	titles := metricstest.RequireDrawn(t, metricstest.Charts(t, ctx))
+	assert.Contains(t, titles, "guess (game:GuessTheNumber-v0-easy)")
+	assert.Contains(t, titles, "bits (rg:count_bits)")
+	body, err := chromedp.Run(ctx, chromedp.Text("body"))
+	require.NoError(t, err)
+	for _, want := range []string{"Baselines: final greedy success", "trained − random", "solver"} {
+		assert.Contains(t, body, want)
+	}
+	log.RequireClean(t, srv, "/report.html")
 }
