@@ -34,8 +34,12 @@
 // keys: use_tool, tool_type, parsed_action, tool_error, tool_uses,
 // tool_errors, env_turn. Tool rewards default to 0, are paid only for
 // calls that succeed and sum to at most MaxToolRewardFraction of a solve.
-// SampleAction draws a well-formed call (with arbitrary content) about one
-// time in three, so that a format warm-up teaches the call format.
+// SampleAction draws a well-formed call (with arbitrary content, which a
+// tool may draw from the task statement's numbers or words) about one time
+// in three, so that a format warm-up teaches the call format; right after
+// a call, half of the inner env's boxed samples box a random word of the
+// tool's observation. Alone it solves about 1% of math:Products-v0 and
+// qa:Fictional-v0-onehop.
 //
 // Spec is the configuration of one tool (the YAML of a training config's
 // env.tools list, or cmd/play's -tool flag); GEM's preset names
