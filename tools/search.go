@@ -141,7 +141,11 @@ func (s *Search) SampleCall(r *rand.Rand, task string) string {
 	if w := taskWords(task); len(w) > 0 && r.IntN(2) == 0 {
 		i := r.IntN(len(w))
 		j := min(len(w), i+1+r.IntN(2))
-		return "<search>" + strings.Join(w[i:j], " ") + "</search>"
+		var q strings.Builder
+		for _, word := range w[i:j] {
+			q.WriteString(copied(word))
+		}
+		return "<search>" + q.String() + "</search>"
 	}
 	return "<search>" + s.examples[r.IntN(len(s.examples))] + "</search>"
 }

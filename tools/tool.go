@@ -4,6 +4,8 @@ import (
 	"context"
 	"math/rand/v2"
 	"regexp"
+	"unicode"
+	"unicode/utf8"
 	"strings"
 )
 
@@ -54,6 +56,18 @@ func taskNumbers(s string) []string { return numberRE.FindAllString(s, -1) }
 
 // taskWords returns the words of s: runs of letters and digits.
 func taskWords(s string) []string { return wordRE.FindAllString(s, -1) }
+
+// copied is word as a sampler writes it when it copies it: a word that
+// starts with a letter gets the space before it that it has in running
+// text, so that it is the same token as there (the policy's tokenizer
+// attaches a space to the letters after it, and keeps digits apart). Search
+// queries and answers are compared without surrounding spaces.
+func copied(word string) string {
+	if r, _ := utf8.DecodeRuneInString(word); unicode.IsLetter(r) {
+		return " " + word
+	}
+	return word
+}
 
 var (
 	numberRE = regexp.MustCompile(`\d+`)

@@ -308,7 +308,7 @@ func reboxed(a, obs string, r *rand.Rand) (string, bool) {
 	if j < 0 || len(words) == 0 {
 		return "", false
 	}
-	return a[:i+len(open)] + words[r.IntN(len(words))] + a[i+len(open)+j:], true
+	return a[:i+len(open)] + copied(words[r.IntN(len(words))]) + a[i+len(open)+j:], true
 }
 
 // Unwrap returns the inner env.
