@@ -89,7 +89,7 @@ func sum(v []float64) float64 {
 // Pair compares two arms on one metric over the seeds both finished.
 type Pair struct {
 	A, B   string  // arm names; Diff is A − B
-	Metric string  // "final" (final greedy success) or "auc"
+	Metric string  // "final" (final greedy success), "auc" or "solved_turns" (greedy turns per solved episode at the end)
 	Seeds  int     // seeds both arms have a value for
 	Differ int     // of those, the seeds on which the arms differ
 	Diff   Stat    // the per-seed differences A − B: mean, std, bootstrap 95% interval
@@ -115,8 +115,10 @@ func (p Pair) Verdict() string {
 	return "not separable"
 }
 
-// Pairs runs the paired test on final success and on AUC for every pair of
-// arms (in the order of sums), pairing runs by seed.
+// Pairs runs the paired test on final success, on AUC and on the final
+// turns per solved episode for every pair of arms (in the order of sums),
+// pairing runs by seed (a seed whose run solved nothing has no turn count
+// and is left out of that metric).
 func Pairs(sums []ArmSummary, resamples int, rng *rand.Rand) []Pair {
 	var out []Pair
 	for i := range sums {
@@ -128,6 +130,7 @@ func Pairs(sums []ArmSummary, resamples int, rng *rand.Rand) []Pair {
 			}{
 				{"final", func(s SeedResult) float64 { return s.Final }},
 				{"auc", func(s SeedResult) float64 { return s.AUC }},
+				{"solved_turns", func(s SeedResult) float64 { return s.SolvedTurns }},
 			} {
 				d := diffs(a.PerSeed, b.PerSeed, m.of)
 				k := nonzero(d)

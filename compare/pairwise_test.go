@@ -104,8 +104,9 @@ func TestPairsPairBySeedAndSayWhatTheyFound(t *testing.T) {
 		{Seed: 5, Final: 0.5, AUC: 0.5}, {Seed: 1, Final: 0.4, AUC: 0.5}, {Seed: 2, Final: 0.3, AUC: 0.5},
 		{Seed: 3, Final: 0.6, AUC: 0.6}, {Seed: 4, Final: 0.2, AUC: 0.4}, {Seed: 7, Final: 0, AUC: 0}}}
 	pairs := Pairs([]ArmSummary{a, b}, 500, rand.New(rand.NewPCG(1, 2)))
-	require.Len(t, pairs, 2)
+	require.Len(t, pairs, 3)
 	fin, auc := pairs[0], pairs[1]
+	assert.Equal(t, "solved_turns", pairs[2].Metric)
 	assert.Equal(t, "final", fin.Metric)
 	assert.Equal(t, 5, fin.Seeds, "seeds 1-5 are common")
 	assert.InDelta(t, 0.47, fin.Diff.Mean, 1e-12) // (0.5+0.5+0.4+0.5+0.45)/5
