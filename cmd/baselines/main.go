@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -20,17 +19,15 @@ import (
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/eval"
 	"github.com/gemgo/gemgo/internal/atomicfile"
+	"github.com/gemgo/gemgo/internal/cli"
 	"github.com/gemgo/gemgo/train"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	go func() {
-		<-ctx.Done()
-		stop() // a second Ctrl-C kills the process
-	}()
-	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+	ctx, stop := cli.SaveOnInterrupt()
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -23,15 +22,12 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	go func() {
-		// The first Ctrl-C lets every running run save a checkpoint; a
-		// second one kills the process.
-		<-ctx.Done()
-		stop()
-	}()
-	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+	// The first Ctrl-C lets every running run save a checkpoint; a second
+	// one kills the process.
+	ctx, stop := cli.SaveOnInterrupt()
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 // run is the whole command; it returns the exit code.

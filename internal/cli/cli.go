@@ -1,8 +1,14 @@
 // Package cli holds what gemgo's commands share on the command line: the
-// exit statuses every command uses, and a repeatable string flag.
+// exit statuses every command uses, a repeatable string flag, and the
+// interrupt handling of the commands that train.
 package cli
 
-import "strings"
+import (
+	"context"
+	"os"
+	"os/signal"
+	"strings"
+)
 
 // Exit statuses of every gemgo command.
 const (
@@ -20,3 +26,15 @@ func (m *Multi) String() string { return strings.Join(*m, " ") }
 
 // Set appends s.
 func (m *Multi) Set(s string) error { *m = append(*m, s); return nil }
+
+// SaveOnInterrupt returns a context that the first Ctrl-C (SIGINT) cancels,
+// so that long work (training runs) can save a checkpoint and stop; the
+// second Ctrl-C then kills the process as usual. Call stop when done.
+func SaveOnInterrupt() (ctx context.Context, stop func()) {
+	ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt)
+	go func() {
+		<-ctx.Done()
+		stop() // back to the default: the next SIGINT kills
+	}()
+	return ctx, stop
+}
