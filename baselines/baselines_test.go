@@ -108,7 +108,7 @@ func TestTableCells(t *testing.T) {
 	assert.Equal(t, []string{"g", "game:G", "0.380", "1.000", "0.900 [0.850, 0.950]", "+0.520", "3/3", "12345", "62"}, tab[1])
 	assert.Equal(t, []string{"r", "rg:r", "0.500", "none", "0.250 [0.250, 0.250]", "-0.250", "1/3", "–", "–"}, tab[2])
 	assert.Equal(t, []string{"x", "rg:x", "–", "–", "–", "–", "0/3", "–", "–"}, tab[3])
-	md := Markdown(tab)
+	md := compare.Markdown(tab)
 	assert.True(t, strings.HasPrefix(md, "| config | env | random |"))
 	assert.Contains(t, md, "\n|---|---|---|---|---|---|---|---|---|\n| g |")
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strings"
 
 	"github.com/gemgo/gemgo/compare"
 	"github.com/gemgo/gemgo/metrics"
@@ -76,18 +75,6 @@ func Table(rows []Row) [][]string {
 		out = append(out, []string{r.Name, r.Env, random, solver, trained, gain, seeds, steps, wall})
 	}
 	return out
-}
-
-// Markdown renders a table as a Markdown table.
-func Markdown(t [][]string) string {
-	var b strings.Builder
-	for i, row := range t {
-		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
-		if i == 0 {
-			b.WriteString(strings.Repeat("|---", len(row)) + "|\n")
-		}
-	}
-	return b.String()
 }
 
 // WriteReport writes the suite's page: the table, then per entry its

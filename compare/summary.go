@@ -3,6 +3,7 @@ package compare
 import (
 	"encoding/json"
 	"math"
+	"strings"
 
 	"github.com/gemgo/gemgo/internal/atomicfile"
 )
@@ -10,6 +11,9 @@ import (
 // SummaryFile is the machine-readable summary a sweep writes beside its
 // report.
 const SummaryFile = "summary.json"
+
+// TableFile is the sweep's summary and pair tables as Markdown.
+const TableFile = "table.md"
 
 // Summary is summary.json: every arm's figures over seeds, each run's own,
 // and the paired tests between arms. A value that was not measured (no run
@@ -105,6 +109,18 @@ func NewSummary(name string, threshold float64, sums []ArmSummary) Summary {
 			P: p.P, MinP: p.MinP, Separable: p.Separable(), Verdict: p.Verdict()})
 	}
 	return s
+}
+
+// Markdown renders rows of cells (header first) as a Markdown table.
+func Markdown(t [][]string) string {
+	var b strings.Builder
+	for i, row := range t {
+		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+		if i == 0 {
+			b.WriteString(strings.Repeat("|---", len(row)) + "|\n")
+		}
+	}
+	return b.String()
 }
 
 // WriteSummary writes s as indented JSON to path, atomically.

@@ -104,7 +104,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	rows, byArm := baselines.Rows(suite, entries, runs, refs)
 	table := baselines.Table(rows)
-	md := baselines.Markdown(table)
+	md := compare.Markdown(table)
 	machine := cpuModel()
 	if err := atomicfile.WriteFile(filepath.Join(*out, baselines.TableFile), []byte(md+"\nMachine: "+machine+"\n")); err != nil {
 		fmt.Fprintln(stderr, "baselines:", err)

@@ -110,11 +110,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, strings.Join(row, " | "))
 	}
 	sum := compare.NewSummary(spec.Name, spec.Threshold, sums)
+	md := compare.Markdown(compare.SummaryTable(sums, spec.Threshold))
 	if len(sums) > 1 {
 		fmt.Fprintln(stdout)
-		for _, row := range compare.PairTable(compare.SweepPairs(sums)) {
+		pt := compare.PairTable(compare.SweepPairs(sums))
+		for _, row := range pt {
 			fmt.Fprintln(stdout, strings.Join(row, " | "))
 		}
+		md += "\n" + compare.Markdown(pt)
+	}
+	if err := atomicfile.WriteFile(filepath.Join(*out, compare.TableFile), []byte(md)); err != nil {
+		fmt.Fprintln(stderr, "compare:", err)
+		return 1
 	}
 	if err := compare.WriteSummary(filepath.Join(*out, compare.SummaryFile), sum); err != nil {
 		fmt.Fprintln(stderr, "compare: summary:", err)

@@ -45,6 +45,10 @@ func TestRun(t *testing.T) {
 	assert.Contains(t, stdout.String(), "1 arms × 3 seeds = 3 runs, 2 at once")
 	assert.Contains(t, stdout.String(), "final greedy success")
 	assert.FileExists(t, filepath.Join(out, "report.html"))
+	table, err := os.ReadFile(filepath.Join(out, compare.TableFile))
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(table), "| arm | runs | final greedy success |"), string(table))
+	assert.Contains(t, string(table), "\n| reinforce | 3 (3 complete) | ")
 	var sum compare.Summary
 	data, err := os.ReadFile(filepath.Join(out, compare.SummaryFile))
 	require.NoError(t, err)
