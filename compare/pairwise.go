@@ -105,6 +105,8 @@ func (p Pair) Verdict() string {
 	switch {
 	case p.Seeds == 0:
 		return "no common seeds"
+	case p.Differ == 0:
+		return "equal on every seed"
 	case p.Separable() && p.Diff.Mean > 0:
 		return fmt.Sprintf("%s higher (p < %.2f)", p.A, Alpha)
 	case p.Separable():
