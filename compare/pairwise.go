@@ -117,7 +117,7 @@ func (p Pair) Verdict() string {
 	return "not separable"
 }
 
-// Pairs runs the paired test on final success, on AUC and on the final
+// Pairs runs, over the seeds both arms finished, the paired test on final success, on AUC and on the final
 // turns per solved episode for every pair of arms (in the order of sums),
 // pairing runs by seed (a seed whose run solved nothing has no turn count
 // and is left out of that metric).
@@ -152,15 +152,18 @@ func SweepPairs(sums []ArmSummary) []Pair {
 	return Pairs(sums, resamples, rand.New(rand.NewPCG(5, 6)))
 }
 
-// diffs returns of(a) − of(b) for each seed both have, in seed order.
+// diffs returns of(a) − of(b) for each seed whose runs both arms
+// finished, in seed order (a run still going has no final value yet).
 func diffs(a, b []SeedResult, of func(SeedResult) float64) []float64 {
 	byA := map[uint64]float64{}
 	for _, s := range a {
-		byA[s.Seed] = of(s)
+		if s.Complete {
+			byA[s.Seed] = of(s)
+		}
 	}
 	var seeds []uint64
 	for _, s := range b {
-		if _, ok := byA[s.Seed]; ok {
+		if _, ok := byA[s.Seed]; ok && s.Complete {
 			seeds = append(seeds, s.Seed)
 		}
 	}

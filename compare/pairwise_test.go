@@ -97,12 +97,12 @@ func TestPairedTestProperties(t *testing.T) {
 
 func TestPairsPairBySeedAndSayWhatTheyFound(t *testing.T) {
 	a := ArmSummary{Arm: "a", PerSeed: []SeedResult{
-		{Seed: 1, Final: 0.9, AUC: 0.5}, {Seed: 2, Final: 0.8, AUC: 0.5}, {Seed: 3, Final: 1, AUC: 0.6},
-		{Seed: 4, Final: 0.7, AUC: 0.4}, {Seed: 5, Final: 0.95, AUC: 0.5}, {Seed: 6, Final: 0.9, AUC: 0.5}}}
+		{Seed: 1, Complete: true, Final: 0.9, AUC: 0.5}, {Seed: 2, Complete: true, Final: 0.8, AUC: 0.5}, {Seed: 3, Complete: true, Final: 1, AUC: 0.6},
+		{Seed: 4, Complete: true, Final: 0.7, AUC: 0.4}, {Seed: 5, Complete: true, Final: 0.95, AUC: 0.5}, {Seed: 6, Complete: true, Final: 0.9, AUC: 0.5}}}
 	// b's seeds in another order, one missing (seed 6) and one extra (7).
 	b := ArmSummary{Arm: "b", PerSeed: []SeedResult{
-		{Seed: 5, Final: 0.5, AUC: 0.5}, {Seed: 1, Final: 0.4, AUC: 0.5}, {Seed: 2, Final: 0.3, AUC: 0.5},
-		{Seed: 3, Final: 0.6, AUC: 0.6}, {Seed: 4, Final: 0.2, AUC: 0.4}, {Seed: 7, Final: 0, AUC: 0}}}
+		{Seed: 5, Complete: true, Final: 0.5, AUC: 0.5}, {Seed: 1, Complete: true, Final: 0.4, AUC: 0.5}, {Seed: 2, Complete: true, Final: 0.3, AUC: 0.5},
+		{Seed: 3, Complete: true, Final: 0.6, AUC: 0.6}, {Seed: 4, Complete: true, Final: 0.2, AUC: 0.4}, {Seed: 7, Complete: true, Final: 0, AUC: 0}}}
 	pairs := Pairs([]ArmSummary{a, b}, 500, rand.New(rand.NewPCG(1, 2)))
 	require.Len(t, pairs, 3)
 	fin, auc := pairs[0], pairs[1]
@@ -119,11 +119,15 @@ func TestPairsPairBySeedAndSayWhatTheyFound(t *testing.T) {
 	assert.Equal(t, "equal on every seed", auc.Verdict())
 
 	// With the sixth seed in b too, all six differences positive: separable.
-	b.PerSeed = append(b.PerSeed, SeedResult{Seed: 6, Final: 0.1, AUC: 0.5})
+	b.PerSeed = append(b.PerSeed, SeedResult{Seed: 6, Complete: true, Final: 0.1, AUC: 0.5})
 	fin = Pairs([]ArmSummary{a, b}, 500, rand.New(rand.NewPCG(1, 2)))[0]
 	assert.InDelta(t, 2.0/64, fin.P, 1e-15)
 	assert.True(t, fin.Separable())
 	assert.Equal(t, "a higher (p < 0.05)", fin.Verdict())
+	// A run still going is not paired.
+	b.PerSeed[0].Complete = false // seed 5
+	assert.Equal(t, 5, Pairs([]ArmSummary{a, b}, 500, rand.New(rand.NewPCG(1, 2)))[0].Seeds)
+	b.PerSeed[0].Complete = true
 	fin = Pairs([]ArmSummary{b, a}, 500, rand.New(rand.NewPCG(1, 2)))[0]
 	assert.Equal(t, "a higher (p < 0.05)", fin.Verdict(), "the order of the arms does not change the winner")
 	assert.Less(t, fin.Diff.Mean, 0.0)
@@ -132,7 +136,7 @@ func TestPairsPairBySeedAndSayWhatTheyFound(t *testing.T) {
 func TestWriteSummaryTurnsNaNIntoNull(t *testing.T) {
 	sums := []ArmSummary{{Arm: "x", Runs: 1, Final: Stat{N: 1, Mean: 0.5, Lo: 0.5, Hi: 0.5},
 		Reach:   Stat{Mean: math.NaN(), Std: math.NaN(), Lo: math.NaN(), Hi: math.NaN()},
-		PerSeed: []SeedResult{{Seed: 1, Final: 0.5, SolvedTurns: math.NaN()}}}}
+		PerSeed: []SeedResult{{Seed: 1, Complete: true, Final: 0.5, SolvedTurns: math.NaN()}}}}
 	path := filepath.Join(t.TempDir(), SummaryFile)
 	require.NoError(t, WriteSummary(path, NewSummary("s", 0.5, sums)))
 	data, err := os.ReadFile(path)
