@@ -4,9 +4,9 @@ import (
 	"context"
 	"math/rand/v2"
 	"regexp"
+	"strings"
 	"unicode"
 	"unicode/utf8"
-	"strings"
 )
 
 // Call is one tool call parsed from an action.
