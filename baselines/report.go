@@ -136,8 +136,7 @@ func NewSummary(s Suite, rows []Row) compare.Summary {
 		}
 		refs[r.Name] = ref
 	}
-	sum := compare.NewSummary(s.Name, 0.5, sums)
-	sum.Pairs = nil // different envs: no pair is a comparison
+	sum := compare.NewSummary(s.Name, 0.5, sums, nil) // different envs: no pair is a comparison
 	sum.Extra = map[string]any{"reference": refs}
 	return sum
 }

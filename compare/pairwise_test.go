@@ -138,7 +138,7 @@ func TestWriteSummaryTurnsNaNIntoNull(t *testing.T) {
 		Reach:   Stat{Mean: math.NaN(), Std: math.NaN(), Lo: math.NaN(), Hi: math.NaN()},
 		PerSeed: []SeedResult{{Seed: 1, Complete: true, Final: 0.5, SolvedTurns: math.NaN()}}}}
 	path := filepath.Join(t.TempDir(), SummaryFile)
-	require.NoError(t, WriteSummary(path, NewSummary("s", 0.5, sums)))
+	require.NoError(t, WriteSummary(path, NewSummary("s", 0.5, sums, SweepPairs(sums))))
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	var back map[string]any

@@ -89,10 +89,10 @@ func StatOf(s Stat) StatJSON {
 	return StatJSON{N: s.N, Mean: Num(s.Mean), Std: Num(s.Std), Lo: Num(s.Lo), Hi: Num(s.Hi)}
 }
 
-// NewSummary builds summary.json's content from a sweep's summaries; the
-// paired tests are Pairs' (resampled with a fixed seed, so the file is the
-// same for the same runs).
-func NewSummary(name string, threshold float64, sums []ArmSummary) Summary {
+// NewSummary builds summary.json's content from a sweep's summaries and
+// the paired tests between its arms (SweepPairs; none for arms that are not
+// comparable, such as a baseline suite's envs).
+func NewSummary(name string, threshold float64, sums []ArmSummary, pairs []Pair) Summary {
 	s := Summary{Name: name, Threshold: threshold, Alpha: Alpha, Arms: []ArmJSON{}, Pairs: []PairJSON{}}
 	for _, a := range sums {
 		aj := ArmJSON{Arm: a.Arm, Runs: a.Runs, Complete: a.Complete, Final: StatOf(a.Final), AUC: StatOf(a.AUC),
@@ -104,7 +104,7 @@ func NewSummary(name string, threshold float64, sums []ArmSummary) Summary {
 		}
 		s.Arms = append(s.Arms, aj)
 	}
-	for _, p := range SweepPairs(sums) {
+	for _, p := range pairs {
 		s.Pairs = append(s.Pairs, PairJSON{A: p.A, B: p.B, Metric: p.Metric, Seeds: p.Seeds, Diff: StatOf(p.Diff),
 			P: p.P, MinP: p.MinP, Separable: p.Separable(), Verdict: p.Verdict()})
 	}

@@ -109,11 +109,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	for _, row := range compare.SummaryTable(sums, spec.Threshold) {
 		fmt.Fprintln(stdout, strings.Join(row, " | "))
 	}
-	sum := compare.NewSummary(spec.Name, spec.Threshold, sums)
+	pairs := compare.SweepPairs(sums)
+	sum := compare.NewSummary(spec.Name, spec.Threshold, sums, pairs)
 	md := compare.Markdown(compare.SummaryTable(sums, spec.Threshold))
 	if len(sums) > 1 {
 		fmt.Fprintln(stdout)
-		pt := compare.PairTable(compare.SweepPairs(sums))
+		pt := compare.PairTable(pairs)
 		for _, row := range pt {
 			fmt.Fprintln(stdout, strings.Join(row, " | "))
 		}
