@@ -110,6 +110,7 @@ type PythonServer struct {
 	python  string
 	iso     Isolation
 	recycle int
+	noSite  bool
 
 	mu       sync.Mutex
 	z        *zygote // nil until the first call and after a recycle
@@ -131,6 +132,14 @@ func NewPythonServerWith(python string, iso Isolation, recycle int) *PythonServe
 		recycle = DefaultRecycle
 	}
 	return &PythonServer{python: python, iso: iso, recycle: recycle}
+}
+
+// NoSite makes every call run as `python3 -I -S main.py` would: without
+// the site module, so that only the standard library imports (the code
+// judge's setting). Call it before the first Run or Start.
+func (s *PythonServer) NoSite() *PythonServer {
+	s.noSite = true
+	return s
 }
 
 // Start starts the zygote for calls under lim now, rather than at the
@@ -208,7 +217,7 @@ func (s *PythonServer) ready(ctx context.Context, lim Limits) (*zygote, error) {
 			s.retire()
 		}
 	}
-	z, err := startZygote(ctx, s.python, s.iso, lim, s.recycle)
+	z, err := startZygote(ctx, s.python, s.iso, lim, s.recycle, s.noSite)
 	if err != nil {
 		return nil, err
 	}
@@ -246,7 +255,7 @@ type zygote struct {
 
 // startZygote starts a zygote for calls under lim and waits until it is
 // ready.
-func startZygote(ctx context.Context, python string, iso Isolation, lim Limits, recycle int) (*zygote, error) {
+func startZygote(ctx context.Context, python string, iso Isolation, lim Limits, recycle int, noSite bool) (*zygote, error) {
 	fail := func(err error) error { return fmt.Errorf("%w: %v", ErrServerStart, err) }
 	prog, err := iso.program(python)
 	if err != nil {
@@ -278,7 +287,7 @@ func startZygote(ctx context.Context, python string, iso Isolation, lim Limits, 
 	if iso.Unprivileged {
 		sweep = "1"
 	}
-	sb, err := iso.command(context.Background(), zlim, dir, false, prog, []string{"-I", "-c", zygoteScript, dir, sweep}, uid, nil)
+	sb, err := iso.command(context.Background(), zlim, dir, false, prog, zygoteArgs(noSite, dir, sweep), uid, nil)
 	if err == nil {
 		z.sb = sb
 		err = z.spawn()
@@ -305,6 +314,14 @@ func startZygote(ctx context.Context, python string, iso Isolation, lim Limits, 
 		return nil, fail(fmt.Errorf("%s did not answer (%v): %s", python, err, out))
 	}
 	return z, nil
+}
+
+// zygoteArgs is the zygote's command line after the interpreter.
+func zygoteArgs(noSite bool, dir, sweep string) []string {
+	if noSite {
+		return []string{"-I", "-S", "-c", zygoteScript, dir, sweep, "-S"}
+	}
+	return []string{"-I", "-c", zygoteScript, dir, sweep}
 }
 
 // spawn starts the zygote's process with its pipes.

@@ -37,46 +37,60 @@ func serverRun(t *testing.T, s *PythonServer, code, stdin string, lim Limits) Re
 // shows it.
 func stripDir(r Result) string { return strings.ReplaceAll(string(r.Stderr), r.Dir+"/", "") }
 
+// serverCases are programs whose every observable result a warm call
+// must reproduce.
+var serverCases = []struct{ name, code, stdin string }{
+	{"print", "print(4821 * 317)", ""},
+	{"stdin", "import sys\nprint(sys.stdin.read().upper(), end='')", "hello\nwörld\n"},
+	{"input at EOF", "print(input())", ""},
+	{"traceback", "print('before')\ndef f(x):\n    return 1 / x\nf(0)", ""},
+	{"chained exceptions", "try:\n    {}['k']\nexcept KeyError as e:\n    raise ValueError('v') from e", ""},
+	{"syntax error", "x = (\n", ""},
+	{"stderr write", "import sys\nprint('out')\nsys.stderr.write('warn\\n')", ""},
+	{"exit 3", "print('partial')\nexit(3)", ""},
+	{"sys.exit message", "import sys\nsys.exit('fatal: message')", ""},
+	{"exit 256", "raise SystemExit(256)", ""},
+	{"unicode", "print('é∑😀 ünï')\nimport sys\nprint('ß', file=sys.stderr)", ""},
+	{"deep recursion", "def f(n):\n    return f(n + 1)\nf(0)", ""},
+	{"recursion depth", "def f(n):\n    try:\n        return f(n + 1)\n    except RecursionError:\n        return n\nprint(f(0))", ""},
+	{"keyboard interrupt", "raise KeyboardInterrupt", ""},
+	{"thread outlives main", "import threading, time\ndef w():\n    time.sleep(0.1)\n    print('thread')\nthreading.Thread(target=w).start()\nprint('main')", ""},
+	{"atexit", "import atexit\natexit.register(print, 'bye')\nprint('hi', end='')", ""},
+	{"__del__ at exit", "class A:\n    def __del__(self):\n        print('deleted')\na = A()\nprint('made')", ""},
+	{"unflushed writer", "out = open(1, 'w')\nout.write('through fd 1\\n')", ""},
+	{"modules", "import sys\nprint(sorted(sys.modules))", ""},
+	{"globals", "print(sorted((k, type(v).__name__) for k, v in globals().items()))", ""},
+	{"argv and path", "import sys, os\nprint(sys.argv, sys.path, sys.flags, __file__ == os.path.abspath('main.py'))", ""},
+	{"environment", "import os\nprint(sorted(os.environ), os.environ['HOME'] == os.getcwd(), os.listdir('.'))", ""},
+	{"memory bomb", "x = bytearray(1 << 31)", ""},
+}
+
 // The server's answer to a program is Run's for `python3 -I main.py`:
 // status, exit code, signal, stdout, and stderr once the directory is
-// stripped.
+// stripped; with NoSite, Run's for `python3 -I -S main.py`.
 func TestServerMatchesRun(t *testing.T) {
 	t.Parallel()
-	py := python(t)
-	s := newServer(t, Detect(), 0)
-	for _, c := range []struct{ name, code, stdin string }{
-		{"print", "print(4821 * 317)", ""},
-		{"stdin", "import sys\nprint(sys.stdin.read().upper(), end='')", "hello\nwörld\n"},
-		{"input at EOF", "print(input())", ""},
-		{"traceback", "print('before')\ndef f(x):\n    return 1 / x\nf(0)", ""},
-		{"chained exceptions", "try:\n    {}['k']\nexcept KeyError as e:\n    raise ValueError('v') from e", ""},
-		{"syntax error", "x = (\n", ""},
-		{"stderr write", "import sys\nprint('out')\nsys.stderr.write('warn\\n')", ""},
-		{"exit 3", "print('partial')\nexit(3)", ""},
-		{"sys.exit message", "import sys\nsys.exit('fatal: message')", ""},
-		{"exit 256", "raise SystemExit(256)", ""},
-		{"unicode", "print('é∑😀 ünï')\nimport sys\nprint('ß', file=sys.stderr)", ""},
-		{"deep recursion", "def f(n):\n    return f(n + 1)\nf(0)", ""},
-		{"recursion depth", "def f(n):\n    try:\n        return f(n + 1)\n    except RecursionError:\n        return n\nprint(f(0))", ""},
-		{"keyboard interrupt", "raise KeyboardInterrupt", ""},
-		{"thread outlives main", "import threading, time\ndef w():\n    time.sleep(0.1)\n    print('thread')\nthreading.Thread(target=w).start()\nprint('main')", ""},
-		{"atexit", "import atexit\natexit.register(print, 'bye')\nprint('hi', end='')", ""},
-		{"__del__ at exit", "class A:\n    def __del__(self):\n        print('deleted')\na = A()\nprint('made')", ""},
-		{"unflushed writer", "out = open(1, 'w')\nout.write('through fd 1\\n')", ""},
-		{"modules", "import sys\nprint(sorted(sys.modules))", ""},
-		{"globals", "print(sorted((k, type(v).__name__) for k, v in globals().items()))", ""},
-		{"argv and path", "import sys, os\nprint(sys.argv, sys.path, sys.flags, __file__ == os.path.abspath('main.py'))", ""},
-		{"environment", "import os\nprint(sorted(os.environ), os.environ['HOME'] == os.getcwd(), os.listdir('.'))", ""},
-		{"memory bomb", "x = bytearray(1 << 31)", ""},
-	} {
-		fresh, err := Run(context.Background(), Spec{Cmd: []string{py, "-I", "main.py"}, Files: map[string][]byte{"main.py": []byte(c.code)}, Stdin: []byte(c.stdin), Limits: fast})
-		require.NoError(t, err)
-		warm := serverRun(t, s, c.code, c.stdin, fast)
-		assert.Equal(t, fresh.Status, warm.Status, c.name)
-		assert.Equal(t, fresh.ExitCode, warm.ExitCode, c.name)
-		assert.Equal(t, fresh.Signal, warm.Signal, c.name)
-		assert.Equal(t, string(fresh.Stdout), string(warm.Stdout), c.name)
-		assert.Equal(t, stripDir(fresh), stripDir(warm), c.name)
+	for _, noSite := range []bool{false, true} {
+		t.Run(fmt.Sprintf("noSite=%v", noSite), func(t *testing.T) {
+			t.Parallel()
+			py := python(t)
+			s := newServer(t, Detect(), 0)
+			cmd := []string{py, "-I", "main.py"}
+			if noSite {
+				s.NoSite()
+				cmd = []string{py, "-I", "-S", "main.py"}
+			}
+			for _, c := range serverCases {
+				fresh, err := Run(context.Background(), Spec{Cmd: cmd, Files: map[string][]byte{"main.py": []byte(c.code)}, Stdin: []byte(c.stdin), Limits: fast})
+				require.NoError(t, err)
+				warm := serverRun(t, s, c.code, c.stdin, fast)
+				assert.Equal(t, fresh.Status, warm.Status, c.name)
+				assert.Equal(t, fresh.ExitCode, warm.ExitCode, c.name)
+				assert.Equal(t, fresh.Signal, warm.Signal, c.name)
+				assert.Equal(t, string(fresh.Stdout), string(warm.Stdout), c.name)
+				assert.Equal(t, stripDir(fresh), stripDir(warm), c.name)
+			}
+		})
 	}
 }
 

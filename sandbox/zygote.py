@@ -1,5 +1,6 @@
 # The warm interpreter of sandbox.PythonServer (server.go), embedded in the
-# Go package and started as `python3 -I -c <this file> WORKDIR SWEEP` under
+# Go package and started as `python3 -I -c <this file> WORKDIR SWEEP` (or
+# `python3 -I -S -c <this file> WORKDIR SWEEP -S`) under
 # the sandbox's isolation. It reads requests on fd 0 and answers on fd 1,
 # in the frames server.go describes; for each request it forks, and the
 # child runs the request's code as a fresh `python3 -I main.py` would.
@@ -20,6 +21,9 @@ _WORK = sys.argv[1]
 # A kill(-1) after each call reaches only the sandbox's own processes:
 # those of its PID namespace (this process is its pid 1) or of its uid.
 _SWEEP = os.getpid() == 1 or sys.argv[2] == "1"
+# The interpreter flags a call's command line shows beyond -I ("-S" when
+# the server runs without the site module).
+_FLAGS = sys.argv[3:]
 _REQ, _REP = os.dup(0), os.dup(1)
 _null = os.open(os.devnull, os.O_RDWR)
 os.dup2(_null, 0)
@@ -108,7 +112,7 @@ def _child(d, code, cpu, pipes):
     path = os.path.join(d, "main.py")
     sys.argv = ["main.py"]
     if hasattr(sys, "orig_argv"):
-        sys.orig_argv = sys.orig_argv[:1] + ["-I", "main.py"]
+        sys.orig_argv = sys.orig_argv[:1] + ["-I"] + _FLAGS + ["main.py"]
     main = type(sys)("__main__")
     main.__annotations__ = {}
     main.__builtins__ = sys.modules["builtins"]

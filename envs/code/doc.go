@@ -18,7 +18,7 @@
 // ExtractCode). No such block is a format error: reward -format_penalty
 // (default -0.1), Info format_error, episode terminated. Otherwise the
 // program runs on each test (at most max_tests, default 12, the first
-// ones) as `python3 -I -S solution.py` — isolated mode, no site-packages:
+// ones) as `python3 -I -S main.py` — isolated mode, no site-packages:
 // only the standard library — and the reward is 1 when every test passes,
 // else 0. Outputs are compared line by line ignoring trailing spaces and
 // tabs on each line, "\r\n" line ends and trailing blank lines (SameOutput).
@@ -35,7 +35,17 @@
 // max_tests (default 12), fail_fast (skip the tests after the first failure,
 // default false), isolation (auto — the strongest the machine allows — or
 // bwrap, netns, userns+netns, none; see package sandbox), style (gem or
-// brief), format_penalty (0 to 1, default 0.1). Where python3 is missing, Make fails with an error saying how to
-// install it. A wall-clock limit of 1 s is GEM's; on a loaded machine a
+// brief), format_penalty (0 to 1, default 0.1), fresh_process (default
+// false, see below). Where python3 is missing, Make fails with an error
+// saying how to install it.
+//
+// By default a test does not start an interpreter: it is forked from a
+// warm one (sandbox.PythonServer without the site module), under the same
+// isolation and limits, from a few kept per process that all code envs of
+// the process share (as many as CPUs). A test then costs a fork, some
+// 10 ms, instead of an interpreter's start (90 ms or more); verdicts and
+// details are the same. fresh_process: true runs every test in a fresh
+// process instead; where no warm interpreter starts, tests run fresh
+// without a word. A wall-clock limit of 1 s is GEM's; on a loaded machine a
 // larger timeout avoids failing correct programs.
 package code

@@ -38,6 +38,9 @@ type Config struct {
 	// FormatPenalty is the penalty of a response without a code block (the
 	// reward is -FormatPenalty); it takes the value given, 0 included.
 	FormatPenalty float64
+	// FreshProcess runs every test in a fresh interpreter rather than one
+	// forked from a warm interpreter (Judge.FreshProcess).
+	FreshProcess bool
 }
 
 // DefaultConfig returns GEM's settings: a 1 s limit per test, 256 MiB,
@@ -123,9 +126,10 @@ func New(problems []Problem, cfg Config) (*Env, error) {
 				MemoryBytes: cfg.MemoryBytes,
 				OutputBytes: cfg.OutputBytes,
 			},
-			Concurrency: cfg.Concurrency,
-			FailFast:    cfg.FailFast,
-			Isolation:   iso,
+			Concurrency:  cfg.Concurrency,
+			FailFast:     cfg.FailFast,
+			Isolation:    iso,
+			FreshProcess: cfg.FreshProcess,
 		},
 		iso: iso.String(),
 	}, nil

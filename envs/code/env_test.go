@@ -139,13 +139,26 @@ func TestFormatError(t *testing.T) {
 	assert.Equal(t, 0.0, st.Reward)
 }
 
+// Each bad program gets its verdict and detail on both paths: forked from
+// a warm interpreter and in a fresh process.
 func TestBadProgramsGetTheirVerdict(t *testing.T) {
 	t.Parallel()
+	for _, fresh := range []bool{false, true} {
+		t.Run(fmt.Sprintf("fresh=%v", fresh), func(t *testing.T) {
+			t.Parallel()
+			badPrograms(t, fresh)
+		})
+	}
+}
+
+func badPrograms(t *testing.T, fresh bool) {
 	p := Problem{ID: "one", Question: "Print 1.", Tests: []Test{{"", "1\n"}}}
 	// Only the time-limit cases get the 1 s limit: the others must not
 	// turn into timeouts on a loaded machine.
-	timed := newEnv(t, p, strict())
-	roomy := strict()
+	cfg := strict()
+	cfg.FreshProcess = fresh
+	timed := newEnv(t, p, cfg)
+	roomy := cfg
 	roomy.Timeout = 20 * time.Second
 	untimed := newEnv(t, p, roomy)
 	for _, tc := range []struct {
@@ -180,7 +193,7 @@ func TestBadProgramsGetTheirVerdict(t *testing.T) {
 	first := step(t, untimed, block(deep)).Info["tests"].([]TestResult)[0].Detail
 	again := step(t, untimed, block(deep)).Info["tests"].([]TestResult)[0].Detail
 	assert.Equal(t, first, again)
-	assert.Contains(t, first, `File "solution.py", line 2, in f`)
+	assert.Contains(t, first, `File "main.py", line 2, in f`)
 	assert.NotContains(t, first, "gemgo-sandbox-")
 }
 

@@ -56,6 +56,10 @@ type Judge struct {
 	// Isolation is the sandbox isolation of each run (one of
 	// sandbox.Available; the zero value has none).
 	Isolation sandbox.Isolation
+	// FreshProcess starts a fresh interpreter for every test (some 90 ms
+	// each) instead of forking the test from a warm one the process's
+	// judges share (see warmPool). The verdicts are the same either way.
+	FreshProcess bool
 }
 
 // Run judges code on tests. The results are in test order and depend only
@@ -131,12 +135,7 @@ func (j Judge) Run(ctx context.Context, code string, tests []Test) ([]TestResult
 
 // runOne runs code on one test.
 func (j Judge) runOne(ctx context.Context, code string, tc Test) (TestResult, error) {
-	res, err := sandbox.RunWith(ctx, sandbox.Spec{
-		Cmd:    []string{j.Python, "-I", "-S", "solution.py"},
-		Files:  map[string][]byte{"solution.py": []byte(code + "\n")},
-		Stdin:  []byte(tc.Input),
-		Limits: j.Limits,
-	}, j.Isolation)
+	res, err := j.execute(ctx, code+"\n", tc.Input)
 	if err != nil {
 		return TestResult{}, fmt.Errorf("judge: %w", err)
 	}
@@ -168,6 +167,24 @@ func (j Judge) runOne(ctx context.Context, code string, tc Test) (TestResult, er
 		return TestResult{Verdict: RuntimeError, Detail: what}, nil
 	}
 	return TestResult{}, errors.New("judge: unknown sandbox status " + string(res.Status))
+}
+
+// execute runs the program as `python3 -I -S main.py` on input: forked
+// from a warm interpreter, or in a fresh process with FreshProcess or
+// when no warm one can run it.
+func (j Judge) execute(ctx context.Context, code, input string) (sandbox.Result, error) {
+	if !j.FreshProcess {
+		res, err := sharedPool(j.Python, j.Isolation).run(ctx, []byte(code), []byte(input), j.Limits)
+		if !errors.Is(err, errCold) {
+			return res, err
+		}
+	}
+	return sandbox.RunWith(ctx, sandbox.Spec{
+		Cmd:    []string{j.Python, "-I", "-S", "main.py"},
+		Files:  map[string][]byte{"main.py": []byte(code)},
+		Stdin:  []byte(input),
+		Limits: j.Limits,
+	}, j.Isolation)
 }
 
 // stderrTail returns the last lines of stderr (a traceback ends with the

@@ -64,6 +64,7 @@ func readConfig(o *envs.Options) (Config, int) {
 	cfg.OutputBytes = int64(o.Int("output_kb", int(cfg.OutputBytes>>10), 1, 1<<20)) << 10
 	cfg.Concurrency = o.Int("concurrency", cfg.Concurrency, 1, 256)
 	cfg.FailFast = o.Bool("fail_fast", false)
+	cfg.FreshProcess = o.Bool("fresh_process", false)
 	cfg.Isolation = o.String("isolation", "auto", "auto", sandbox.NetBwrap, sandbox.NetNamespace, sandbox.NetUserNamespace, sandbox.NetNone)
 	maxTests := o.Int("max_tests", 12, 1, 10000)
 	return cfg, maxTests
