@@ -257,13 +257,21 @@ func truncate(s string, n int, cut bool) string {
 }
 
 // SampleCall draws a small, always valid program that prints a sum,
-// difference or product of two numbers: two of the task's numbers (drawn
-// with replacement, in either order) when it has any, two random ones
-// otherwise; in either block format.
+// difference or product of two numbers: two different ones of the task's
+// numbers (in either order) when it has two or more, its one number twice
+// when it has one, two random ones otherwise; in either block format.
 func (p *Python) SampleCall(r *rand.Rand, task string) string {
 	a, b := fmt.Sprint(2+r.IntN(98)), fmt.Sprint(2+r.IntN(98))
-	if nums := taskNumbers(task); len(nums) > 0 {
-		a, b = nums[r.IntN(len(nums))], nums[r.IntN(len(nums))]
+	switch nums := taskNumbers(task); len(nums) {
+	case 0:
+	case 1:
+		a, b = nums[0], nums[0]
+	default:
+		i, j := r.IntN(len(nums)), r.IntN(len(nums)-1)
+		if j >= i {
+			j++
+		}
+		a, b = nums[i], nums[j]
 	}
 	op := [...]string{"+", "-", "*"}[r.IntN(3)]
 	if r.IntN(2) == 0 {

@@ -270,8 +270,9 @@ func (w *Env) toolStep(i int, call Call) envs.Step {
 // the tool may draw from the task statement), and otherwise the inner
 // env's sample ("" when it has none). Right after a tool call, half of the
 // inner samples that box an answer box a random word of the tool's
-// observation instead: exploration that copies from what it was shown, as
-// a pretrained model would, without knowing which word answers the task.
+// observation instead, of the answer's kind (a number for a number):
+// exploration that copies from what it was shown, as a pretrained model
+// would, without knowing which word answers the task.
 func (w *Env) SampleAction(r *rand.Rand) string {
 	var open []int
 	for i, b := range w.tools {
@@ -296,7 +297,9 @@ func (w *Env) SampleAction(r *rand.Rand) string {
 }
 
 // reboxed replaces the content of the first \boxed{…} of a with a random
-// word of obs; false when a boxes nothing or obs has no word.
+// word of obs of the same kind: a number for a numeric answer, a word
+// with letters otherwise (any word when obs has none of that kind); false
+// when a boxes nothing or obs has no word.
 func reboxed(a, obs string, r *rand.Rand) (string, bool) {
 	const open = `\boxed{`
 	i := strings.Index(a, open)
@@ -304,8 +307,21 @@ func reboxed(a, obs string, r *rand.Rand) (string, bool) {
 		return "", false
 	}
 	j := strings.IndexByte(a[i+len(open):], '}')
+	if j < 0 {
+		return "", false
+	}
 	words := taskWords(obs)
-	if j < 0 || len(words) == 0 {
+	numeric := numberRE.FindString(a[i+len(open):i+len(open)+j]) == strings.TrimSpace(a[i+len(open):i+len(open)+j])
+	var same []string
+	for _, w := range words {
+		if (numberRE.FindString(w) == w) == numeric {
+			same = append(same, w)
+		}
+	}
+	if len(same) > 0 {
+		words = same
+	}
+	if len(words) == 0 {
 		return "", false
 	}
 	return a[:i+len(open)] + copied(words[r.IntN(len(words))]) + a[i+len(open)+j:], true

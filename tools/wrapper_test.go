@@ -253,3 +253,45 @@ func TestMCPEnvConforms(t *testing.T) {
 		return Wrap(envtest.NewToy(3), []Spec{{Name: KindMCP, Command: []string{bin}, MaxUses: 2}})
 	}, envtest.Episodes(6), envtest.Mutations(8), envtest.FreeText())
 }
+
+// After a call, a reboxed answer copies a word of the tool's observation
+// of the answer's kind: numbers for a numeric answer, words with letters
+// for one in letters.
+func TestReboxedKeepsTheAnswersKind(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	obs := "Code execution result: 1528257\n[That was the last python call allowed in this episode (2 of 2): answer directly now.]\n"
+	numbers, letters := map[string]int{}, map[string]int{}
+	for range 400 {
+		a, ok := reboxed(`\boxed{41}`, obs, r)
+		require.True(t, ok)
+		got, _ := envs.LastBoxed(a)
+		numbers[got]++
+		a, ok = reboxed(`I think \boxed{blue}.`, obs, r)
+		require.True(t, ok)
+		require.True(t, strings.HasPrefix(a, `I think \boxed{ `) && strings.HasSuffix(a, "}."), a)
+		got, _ = envs.LastBoxed(a)
+		letters[strings.TrimSpace(got)]++
+	}
+	assert.ElementsMatch(t, []string{"1528257", "2"}, keys(numbers), "only the numbers of obs")
+	assert.NotContains(t, letters, "1528257")
+	assert.Contains(t, letters, "execution")
+	assert.Len(t, letters, 17, "every letter word of obs: Code execution result That was the last python call allowed in this episode of answer directly now")
+	_, ok := reboxed(`\boxed{7}`, "1 + 2", r)
+	assert.True(t, ok)
+	a, ok := reboxed(`\boxed{7}`, "no numbers here", r)
+	assert.True(t, ok, "a kind obs lacks: any word")
+	got, _ := envs.LastBoxed(a)
+	assert.Contains(t, []string{"no", "numbers", "here"}, got)
+	_, ok = reboxed("no box", obs, r)
+	assert.False(t, ok)
+	_, ok = reboxed(`\boxed{7}`, "...", r)
+	assert.False(t, ok)
+}
+
+func keys(m map[string]int) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
