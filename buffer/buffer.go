@@ -36,6 +36,9 @@ type Episode struct {
 	Turns   int
 	Success bool
 	First   int // index of its first transition in Buffer.Transitions
+	// ToolCalls is how many of its turns a tool handled (the last step's
+	// envs.InfoToolUses; 0 without tools).
+	ToolCalls int
 }
 
 // Buffer holds the transitions of finished episodes, in episode order.

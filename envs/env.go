@@ -21,6 +21,9 @@ const (
 	// InfoMaxTurns (int) is the env's turn limit, set by Reset of every env
 	// (1 for single-turn tasks): an episode ends within this many steps.
 	InfoMaxTurns = "max_turns"
+	// InfoToolUses (int) counts the tool calls of the episode so far, on
+	// the steps of a tool-wrapped env (package tools).
+	InfoToolUses = "tool_uses"
 )
 
 // Step is the result of one Env.Step call.

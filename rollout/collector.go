@@ -236,6 +236,9 @@ func (c *Collector) finish(finished []int, slots []slot, buf *buffer.Buffer, st 
 		if _, err := buf.AddEpisode(slots[i].group, slots[i].seed, success, slots[i].turns); err != nil {
 			return err
 		}
+		if calls, ok := slots[i].last.Info[envs.InfoToolUses].(int); ok {
+			buf.Episodes[len(buf.Episodes)-1].ToolCalls = calls
+		}
 		st.Episodes++
 		slots[i] = slot{}
 	}

@@ -304,3 +304,51 @@ func TestNewVectorCollectorNeedsDisabledAutoreset(t *testing.T) {
 	_, err = NewCollector(2, func() (envs.Env, error) { return nil, nil }, &coinPolicy{})
 	assert.ErrorContains(t, err, "nil env")
 }
+
+// toolEnv is a stopEnv that counts every "go" as a tool call, as a
+// tool-wrapped env reports them (envs.InfoToolUses on each step).
+type toolEnv struct {
+	stopEnv
+	calls int
+}
+
+func (e *toolEnv) Reset(seed uint64) (string, envs.Info, error) {
+	e.calls = 0
+	return e.stopEnv.Reset(seed)
+}
+
+func (e *toolEnv) Step(a string) (envs.Step, error) {
+	s, err := e.stopEnv.Step(a)
+	if a == "go" {
+		e.calls++
+	}
+	s.Info[envs.InfoToolUses] = e.calls
+	return s, err
+}
+
+// An episode's ToolCalls is the last step's count; 0 where the env says
+// nothing of tools.
+func TestCollectCountsToolCalls(t *testing.T) {
+	c, err := NewCollector(4, func() (envs.Env, error) { return &toolEnv{}, nil }, &coinPolicy{})
+	require.NoError(t, err)
+	var buf buffer.Buffer
+	_, err = c.Collect(context.Background(), Plan{Budget: Budget{Episodes: 40}, Seed: SeedSequence(1, 0)}, &buf, rand.New(rand.NewPCG(1, 1)))
+	require.NoError(t, err)
+	total := 0
+	for _, e := range buf.Episodes {
+		turns := buf.Turns(e)
+		want := e.Turns
+		if turns[len(turns)-1].Terminated {
+			want-- // the last action was "stop"
+		}
+		assert.Equal(t, want, e.ToolCalls, "episode %d", e.ID)
+		total += e.ToolCalls
+	}
+	assert.Greater(t, total, 10)
+	buf = buffer.Buffer{}
+	_, err = newCollector(t, 4, &coinPolicy{}).Collect(context.Background(), Plan{Budget: Budget{Episodes: 10}, Seed: SeedSequence(1, 0)}, &buf, rand.New(rand.NewPCG(1, 1)))
+	require.NoError(t, err)
+	for _, e := range buf.Episodes {
+		assert.Zero(t, e.ToolCalls)
+	}
+}

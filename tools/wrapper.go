@@ -26,7 +26,7 @@ const (
 	InfoToolError = "tool_error"
 	// InfoToolUses (int) counts the calls handled by tools so far in the
 	// episode; InfoToolErrors those of them that failed.
-	InfoToolUses   = "tool_uses"
+	InfoToolUses   = envs.InfoToolUses
 	InfoToolErrors = "tool_errors"
 	// InfoEnvTurn (int) is the number of steps the inner env has taken
 	// (tool steps are not turns of the inner env); envs.InfoTurn counts

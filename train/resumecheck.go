@@ -133,7 +133,8 @@ func lastEval(rows []metrics.Row, episodes int) EvalResult {
 		m := rows[i].Metrics
 		if s, ok := m["eval/success_rate"]; ok {
 			return EvalResult{Iteration: rows[i].Iteration, Episodes: episodes, SuccessRate: s,
-				MeanReturn: m["eval/episodic_return"], MeanTurns: m["eval/turns"], SolvedTurns: m["eval/solved_turns"]}
+				MeanReturn: m["eval/episodic_return"], MeanTurns: m["eval/turns"], SolvedTurns: m["eval/solved_turns"],
+				ToolCalls: m["eval/tool_calls"]}
 		}
 	}
 	return EvalResult{}

@@ -38,6 +38,7 @@ type EvalResult struct {
 	MeanReturn  float64
 	MeanTurns   float64 // over all episodes
 	SolvedTurns float64 // mean turns of the solved episodes
+	ToolCalls   float64 // mean tool calls per episode (0 without tools)
 }
 
 // Observer receives a run's progress as it happens. Run calls it from one
@@ -349,6 +350,7 @@ func (r *runner) evaluate(ctx context.Context, it int) (EvalResult, error) {
 	e := EvalResult{Iteration: it, Episodes: s.Episodes, SuccessRate: s.SuccessRate, MeanReturn: s.MeanReturn, MeanTurns: s.MeanTurns}
 	solved := 0
 	for _, ep := range b.Episodes {
+		e.ToolCalls += float64(ep.ToolCalls) / float64(max(1, len(b.Episodes)))
 		if ep.Success {
 			solved++
 			e.SolvedTurns += float64(ep.Turns)
@@ -367,6 +369,7 @@ func (e EvalResult) record(m algo.Metrics) {
 	m["eval/episodic_return"] = e.MeanReturn
 	m["eval/turns"] = e.MeanTurns
 	m["eval/solved_turns"] = e.SolvedTurns
+	m["eval/tool_calls"] = e.ToolCalls
 }
 
 type nopObserver struct{}
