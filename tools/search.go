@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gemgo/gemgo/envs/qa"
 )
@@ -135,9 +137,16 @@ func FormatDocs(docs []Doc, informationTags bool) string {
 	return b.String()
 }
 
-// SampleCall draws a search for a random example query or, half the time
-// when the task has words, for one or two consecutive words of the task.
+// SampleCall draws a search for what the task names, as a first guess
+// would: half the time the task's first name (a run of capitalised words
+// that does not start a sentence, as "Dulwyn Dulkatal" in "What is the
+// profession of Dulwyn Dulkatal?") when it has one; otherwise, half the
+// time, one or two consecutive words of the task; else a random example
+// query.
 func (s *Search) SampleCall(r *rand.Rand, task string) string {
+	if name := taskName(task); name != "" && r.IntN(2) == 0 {
+		return "<search>" + copied(name) + "</search>"
+	}
 	if w := taskWords(task); len(w) > 0 && r.IntN(2) == 0 {
 		i := r.IntN(len(w))
 		j := min(len(w), i+1+r.IntN(2))
@@ -148,4 +157,25 @@ func (s *Search) SampleCall(r *rand.Rand, task string) string {
 		return "<search>" + q.String() + "</search>"
 	}
 	return "<search>" + s.examples[r.IntN(len(s.examples))] + "</search>"
+}
+
+// taskName returns the first run of capitalised words of s that does not
+// start a sentence, joined by single spaces ("" when there is none).
+func taskName(s string) string {
+	var run []string
+	start := true // at the start of a sentence
+	for _, f := range strings.Fields(s) {
+		word := strings.TrimFunc(f, func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) })
+		first, _ := utf8.DecodeRuneInString(word)
+		if word != "" && unicode.IsUpper(first) && !start {
+			run = append(run, word)
+		} else if len(run) > 0 {
+			break
+		}
+		if word != f && len(run) > 0 {
+			break // punctuation after the word ends the name
+		}
+		start = strings.ContainsAny(f[len(f)-1:], ".?!:")
+	}
+	return strings.Join(run, " ")
 }

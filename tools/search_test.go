@@ -237,3 +237,18 @@ func TestRetrieverClientWireFormats(t *testing.T) {
 	require.Error(t, err)
 	assert.Less(t, time.Since(start), 2*time.Second, "the call's deadline holds")
 }
+
+func TestTaskName(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`What is the profession of Dulwyn Dulkatal? Answer in \boxed{}.`, "Dulwyn Dulkatal"},
+		{"In which city was the founder of Gorfenith Brothers born?", "Gorfenith Brothers"},
+		{"In which country are the headquarters of Lorithven Company? Answer.", "Lorithven Company"},
+		{"Where was Ada born? Then Bob came.", "Ada"},
+		{"What is 3 + 4? Answer in \\boxed{}.", ""},
+		{"Capitalised Start only.", "Start"},
+		{"", ""},
+		{"Who is Élodie Brûlé, the painter?", "Élodie Brûlé"},
+	} {
+		assert.Equal(t, c.want, taskName(c.in), c.in)
+	}
+}

@@ -270,9 +270,9 @@ func (w *Env) toolStep(i int, call Call) envs.Step {
 // the tool may draw from the task statement), and otherwise the inner
 // env's sample ("" when it has none). Right after a tool call, half of the
 // inner samples that box an answer box a random word of the tool's
-// observation instead, of the answer's kind (a number for a number):
-// exploration that copies from what it was shown, as a pretrained model
-// would, without knowing which word answers the task.
+// observation instead, of the answer's kind (a number for a number) and
+// new to the task: exploration that copies from what it was shown, as a
+// pretrained model would, without knowing which word answers the task.
 func (w *Env) SampleAction(r *rand.Rand) string {
 	var open []int
 	for i, b := range w.tools {
@@ -289,7 +289,7 @@ func (w *Env) SampleAction(r *rand.Rand) string {
 	}
 	a := s.SampleAction(r)
 	if w.lastTool != "" && r.IntN(2) == 0 {
-		if c, ok := reboxed(a, w.lastTool, r); ok {
+		if c, ok := reboxed(a, w.lastTool, w.task, r); ok {
 			return c
 		}
 	}
@@ -297,10 +297,12 @@ func (w *Env) SampleAction(r *rand.Rand) string {
 }
 
 // reboxed replaces the content of the first \boxed{…} of a with a random
-// word of obs of the same kind: a number for a numeric answer, a word
-// with letters otherwise (any word when obs has none of that kind); false
-// when a boxes nothing or obs has no word.
-func reboxed(a, obs string, r *rand.Rand) (string, bool) {
+// word of obs: of the same kind as the content (a number for a numeric
+// answer, a word with letters otherwise) and, among those, one the task
+// statement does not have (what the tool told that the task did not);
+// each preference is dropped when no word meets it. False when a boxes
+// nothing or obs has no word.
+func reboxed(a, obs, task string, r *rand.Rand) (string, bool) {
 	const open = `\boxed{`
 	i := strings.Index(a, open)
 	if i < 0 {
@@ -310,21 +312,32 @@ func reboxed(a, obs string, r *rand.Rand) (string, bool) {
 	if j < 0 {
 		return "", false
 	}
-	words := taskWords(obs)
-	numeric := numberRE.FindString(a[i+len(open):i+len(open)+j]) == strings.TrimSpace(a[i+len(open):i+len(open)+j])
-	var same []string
-	for _, w := range words {
-		if (numberRE.FindString(w) == w) == numeric {
-			same = append(same, w)
-		}
+	content := strings.TrimSpace(a[i+len(open) : i+len(open)+j])
+	numeric := content != "" && numberRE.FindString(content) == content
+	inTask := map[string]bool{}
+	for _, w := range taskWords(task) {
+		inTask[w] = true
 	}
-	if len(same) > 0 {
-		words = same
-	}
+	words := prefer(taskWords(obs), func(w string) bool { return (numberRE.FindString(w) == w) == numeric })
+	words = prefer(words, func(w string) bool { return !inTask[w] })
 	if len(words) == 0 {
 		return "", false
 	}
 	return a[:i+len(open)] + copied(words[r.IntN(len(words))]) + a[i+len(open)+j:], true
+}
+
+// prefer returns the words that keep, or all of words when none does.
+func prefer(words []string, keep func(string) bool) []string {
+	var out []string
+	for _, w := range words {
+		if keep(w) {
+			out = append(out, w)
+		}
+	}
+	if len(out) == 0 {
+		return words
+	}
+	return out
 }
 
 // Unwrap returns the inner env.

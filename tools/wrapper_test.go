@@ -262,11 +262,11 @@ func TestReboxedKeepsTheAnswersKind(t *testing.T) {
 	obs := "Code execution result: 1528257\n[That was the last python call allowed in this episode (2 of 2): answer directly now.]\n"
 	numbers, letters := map[string]int{}, map[string]int{}
 	for range 400 {
-		a, ok := reboxed(`\boxed{41}`, obs, r)
+		a, ok := reboxed(`\boxed{41}`, obs, "", r)
 		require.True(t, ok)
 		got, _ := envs.LastBoxed(a)
 		numbers[got]++
-		a, ok = reboxed(`I think \boxed{blue}.`, obs, r)
+		a, ok = reboxed(`I think \boxed{blue}.`, obs, "", r)
 		require.True(t, ok)
 		require.True(t, strings.HasPrefix(a, `I think \boxed{ `) && strings.HasSuffix(a, "}."), a)
 		got, _ = envs.LastBoxed(a)
@@ -276,15 +276,26 @@ func TestReboxedKeepsTheAnswersKind(t *testing.T) {
 	assert.NotContains(t, letters, "1528257")
 	assert.Contains(t, letters, "execution")
 	assert.Len(t, letters, 17, "every letter word of obs: Code execution result That was the last python call allowed in this episode of answer directly now")
-	_, ok := reboxed(`\boxed{7}`, "1 + 2", r)
+	_, ok := reboxed(`\boxed{7}`, "1 + 2", "", r)
 	assert.True(t, ok)
-	a, ok := reboxed(`\boxed{7}`, "no numbers here", r)
+	a, ok := reboxed(`\boxed{7}`, "no numbers here", "", r)
 	assert.True(t, ok, "a kind obs lacks: any word")
 	got, _ := envs.LastBoxed(a)
 	assert.Contains(t, []string{"no", "numbers", "here"}, got)
-	_, ok = reboxed("no box", obs, r)
+	task := "What is the profession of Dulwyn Dulkatal? Answer in \\boxed{}."
+	doc := "Doc 1(Title: Dulwyn Dulkatal) Dulwyn Dulkatal (born 1922 in Noxbrimi) is a Shaulreln composer."
+	fresh := map[string]int{}
+	for range 300 {
+		a, ok := reboxed(`\boxed{blue}`, doc, task, r)
+		require.True(t, ok)
+		got, _ := envs.LastBoxed(a)
+		fresh[got]++
+	}
+	assert.ElementsMatch(t, []string{"Doc", "Title", "born", "Noxbrimi", "a", "Shaulreln", "composer"}, keys(fresh),
+		"the letter words of the document that the question does not have")
+	_, ok = reboxed("no box", obs, "", r)
 	assert.False(t, ok)
-	_, ok = reboxed(`\boxed{7}`, "...", r)
+	_, ok = reboxed(`\boxed{7}`, "...", "", r)
 	assert.False(t, ok)
 }
 
