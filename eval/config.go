@@ -8,6 +8,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/gemgo/gemgo/tools"
 )
 
 // DefaultSeedBase is the first env seed of an evaluation. Training draws
@@ -20,12 +22,13 @@ const DefaultSeedBase uint64 = 1 << 41
 // Config is one evaluation. Zero values mean the defaults of
 // DefaultConfig where noted.
 type Config struct {
-	Policies   []string       `json:"policies"`    // policy specs (see OpenPolicy), compared side by side
-	Envs       []string       `json:"envs"`        // registered env ids
-	EnvOptions map[string]any `json:"env_options"` // options given to every env (e.g. style: brief)
-	Episodes   int            `json:"episodes"`    // seeds per env: SeedBase … SeedBase+Episodes−1
-	Samples    int            `json:"samples"`     // episodes per seed and policy (the n of pass@k)
-	SeedBase   uint64         `json:"seed_base"`   // first env seed
+	Policies   []string       `json:"policies"`        // policy specs (see OpenPolicy), compared side by side
+	Envs       []string       `json:"envs"`            // registered env ids
+	EnvOptions map[string]any `json:"env_options"`     // options given to every env (e.g. style: brief)
+	Tools      []tools.Spec   `json:"tools,omitempty"` // tools wrapping every env, in this order (tools.Wrap); none: the bare envs
+	Episodes   int            `json:"episodes"`        // seeds per env: SeedBase … SeedBase+Episodes−1
+	Samples    int            `json:"samples"`         // episodes per seed and policy (the n of pass@k)
+	SeedBase   uint64         `json:"seed_base"`       // first env seed
 	// Sampling sent with every request.
 	Temperature float64  `json:"temperature"` // 0: greedy
 	TopP        float64  `json:"top_p"`       // 0 or 1: off
@@ -71,6 +74,9 @@ func (c *Config) Validate() error {
 		}
 		seenEnv[e] = true
 	}
+	if err := tools.ValidateSpecs(c.Tools); err != nil {
+		bad("-tool: %s", strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
 	if c.Episodes < 1 {
 		bad("-episodes = %d: must be ≥ 1", c.Episodes)
 	}
@@ -113,17 +119,25 @@ func (c *Config) Validate() error {
 // EpisodeHash identifies the settings that decide how an episode plays
 // out (not which episodes are played): every line of results.jsonl
 // carries it, so a rerun may add policies, envs, episodes or samples to a
-// results directory, but not change these settings under it.
+// results directory, but not change these settings under it. The tools
+// enter resolved (a default given explicitly hashes as the default), and
+// only when there are some, so a config without tools hashes as it did
+// before tools could be given.
 func (c *Config) EpisodeHash() string {
+	var specs []tools.Spec
+	for _, s := range c.Tools {
+		specs = append(specs, s.Resolved())
+	}
 	return hashJSON(struct {
 		EnvOptions  map[string]any `json:"env_options"`
+		Tools       []tools.Spec   `json:"tools,omitempty"`
 		SeedBase    uint64         `json:"seed_base"`
 		Temperature float64        `json:"temperature"`
 		TopP        float64        `json:"top_p"`
 		MaxTokens   int            `json:"max_tokens"`
 		Stop        []string       `json:"stop"`
 		System      string         `json:"system"`
-	}{c.EnvOptions, c.SeedBase, c.Temperature, c.TopP, c.MaxTokens, c.Stop, c.System})
+	}{c.EnvOptions, specs, c.SeedBase, c.Temperature, c.TopP, c.MaxTokens, c.Stop, c.System})
 }
 
 // Hash identifies the results a config asks for: the hex SHA-256 of its

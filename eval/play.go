@@ -9,6 +9,7 @@ import (
 
 	"github.com/gemgo/gemgo/chat"
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/tools"
 )
 
 // maxEpisodeTurns bounds an episode whose env never ends it.
@@ -19,6 +20,29 @@ const maxEpisodeTurns = 10000
 // order, batch or rerun.
 func episodeRNG(k Key) *rand.Rand {
 	return rand.New(rand.NewPCG(k.Seed, 0x6576616c<<20|uint64(k.Sample)))
+}
+
+// newEnv makes the env id with cfg's options and, when cfg has tools,
+// wraps it with tools of its own (tools.Wrap). Every env of an evaluation
+// is made here, so the check in Run and the episodes see the same env.
+func newEnv(reg *envs.Registry, cfg *Config, id string) (envs.Env, error) {
+	env, err := reg.Make(id, envs.FromMap(cfg.EnvOptions)...)
+	if err != nil {
+		return nil, err
+	}
+	wrapped, err := tools.Wrap(env, cfg.Tools)
+	if err != nil {
+		closeEnv(env) // Wrap closes the tools it built, not the inner env
+		return nil, fmt.Errorf("-tool: %w", err)
+	}
+	return wrapped, nil
+}
+
+// closeEnv closes env when it holds resources (tools, processes).
+func closeEnv(env envs.Env) {
+	if c, ok := env.(io.Closer); ok {
+		_ = c.Close()
+	}
 }
 
 // play plays the episode k with p. Every failure (of the env, the policy,
@@ -32,14 +56,12 @@ func play(ctx context.Context, p Policy, reg *envs.Registry, cfg *Config, k Key)
 		}
 		rec.LatencyS = time.Since(start).Seconds()
 	}()
-	env, err := reg.Make(k.Env, envs.FromMap(cfg.EnvOptions)...)
+	env, err := newEnv(reg, cfg, k.Env)
 	if err != nil {
 		rec.Error = "env: " + err.Error()
 		return rec
 	}
-	if c, ok := env.(io.Closer); ok {
-		defer c.Close()
-	}
+	defer closeEnv(env)
 	obs, _, err := env.Reset(k.Seed)
 	if err != nil {
 		rec.Error = fmt.Sprintf("env: reset seed %d: %v", k.Seed, err)

@@ -62,13 +62,11 @@ func Run(ctx context.Context, cfg Config, pols []Named, opt Options) (Metadata, 
 		return Metadata{}, fmt.Errorf("eval: %d policies opened for %d specs", len(pols), len(cfg.Policies))
 	}
 	for _, id := range cfg.Envs {
-		e, err := opt.Registry.Make(id, envs.FromMap(cfg.EnvOptions)...)
+		e, err := newEnv(opt.Registry, &cfg, id) // with its tools: one that cannot work here fails now
 		if err != nil {
 			return Metadata{}, fmt.Errorf("-env %s: %w", id, err)
 		}
-		if c, ok := e.(io.Closer); ok {
-			c.Close()
-		}
+		closeEnv(e)
 	}
 	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
 		return Metadata{}, fmt.Errorf("eval: %w", err)
@@ -81,7 +79,7 @@ func Run(ctx context.Context, cfg Config, pols []Named, opt Options) (Metadata, 
 	settings := cfg.EpisodeHash()
 	for i, r := range recs {
 		if r.Settings != settings {
-			return Metadata{}, fmt.Errorf("eval: %s line %d was played with other settings (env options, seed base, temperature, top-p, max tokens, stop or system prompt: hash %s, this run's %s); choose a new -out directory", filepath.Join(opt.Dir, ResultsFile), i+1, r.Settings, settings)
+			return Metadata{}, fmt.Errorf("eval: %s line %d was played with other settings (env options, tools, seed base, temperature, top-p, max tokens, stop or system prompt: hash %s, this run's %s); choose a new -out directory", filepath.Join(opt.Dir, ResultsFile), i+1, r.Settings, settings)
 		}
 	}
 	byKey := Latest(recs)

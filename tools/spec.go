@@ -3,11 +3,14 @@ package tools
 import (
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"slices"
 	"strings"
 	"time"
+
+	"gopkg.in/yaml.v3"
 )
 
 // Spec configures one tool of a wrapped env, as written in a config's
@@ -74,6 +77,38 @@ type Spec struct {
 	// Retries is how many times a failed MCP call is retried (default 3,
 	// 1 s apart); -1 for none.
 	Retries int `yaml:"retries,omitempty"`
+}
+
+// ParseSpec reads one tool as a command line gives it (the -tool flag of
+// cmd/play and cmd/eval): either a bare tool name, such as python or
+// search_tool, or a YAML flow map of Spec's keys, such as
+// {name: search, topk: 2}. A key that Spec does not have is an error that
+// names it. ParseSpec only decodes; Validate and ValidateSpecs check the
+// values.
+func ParseSpec(s string) (Spec, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return Spec{}, fmt.Errorf("empty tool: want a name (%s) or a map such as {name: search, topk: 2}", strings.Join(Names(), ", "))
+	}
+	if !strings.HasPrefix(s, "{") {
+		return Spec{Name: s}, nil
+	}
+	var spec Spec
+	dec := yaml.NewDecoder(strings.NewReader(s))
+	dec.KnownFields(true)
+	if err := dec.Decode(&spec); err != nil {
+		msg := err.Error()
+		var te *yaml.TypeError
+		if errors.As(err, &te) { // one line per bad key: join them
+			msg = strings.Join(te.Errors, "; ")
+		}
+		return Spec{}, fmt.Errorf("tool %q: %s (want a name or a map such as {name: search, topk: 2})", s, msg)
+	}
+	var rest yaml.Node
+	if err := dec.Decode(&rest); !errors.Is(err, io.EOF) { // the decoder stops after the first map
+		return Spec{}, fmt.Errorf("tool %q: text after the map (one tool per flag: repeat -tool for another)", s)
+	}
+	return spec, nil
 }
 
 // MaxToolRewardFraction caps the intermediate tool rewards of an episode:

@@ -5,6 +5,8 @@
 //	    -opt style=brief -opt partial_credit=false -episodes 100 -out runs/eval_guess
 //	OPENAI_API_KEY=... go run ./cmd/eval -policy gpt-4o-mini@https://api.openai.com/v1 \
 //	    -env game:GuessTheNumber-v0-easy -episodes 50 -out runs/eval_gpt
+//	go run ./cmd/eval -policy random -env math:Products-v0 -opt style=brief \
+//	    -tool '{name: python, max_uses: 2}' -episodes 20 -out runs/eval_products
 //
 // A -policy is a checkpoint file or run directory (its final.safetensors;
 // it reads conversations as its training run rendered observations),
@@ -17,6 +19,12 @@
 // aggregates), results.md and report.html; the table is printed too.
 // Rerunning the same command plays only what is missing: after Ctrl-C,
 // kill -9 or errors, nothing finished is lost or played twice.
+//
+// -tool wraps every env with a tool, with cmd/play's syntax: a name
+// (-tool python) or a YAML map of a tools.Spec
+// (-tool '{name: python, max_uses: 2}'), repeatable. Every episode gets
+// tools of its own; a spec that is wrong, or a tool that cannot run here,
+// stops the run before its first episode.
 //
 // Seeds are seed_base … seed_base+episodes−1 for every env and policy
 // (default seed_base 2^41, disjoint from training's seeds and held-out

@@ -35,6 +35,8 @@ func run(ctx context.Context, reg *envs.Registry, args []string, stdout, stderr 
 	fs.Var(&envIDs, "env", "an env id (repeatable)")
 	envFile := fs.String("env-file", "", "a file of env ids, one a line (# comments)")
 	fs.Var(&opts, "opt", "an env option key=value given to every env (repeatable), e.g. style=brief")
+	var tls cli.Tools
+	fs.Var(&tls, "tool", cli.ToolsUsage)
 	fs.IntVar(&cfg.Episodes, "episodes", cfg.Episodes, "seeds per env")
 	fs.IntVar(&cfg.Samples, "samples", cfg.Samples, "episodes per seed and policy (pass@k's n)")
 	fs.Uint64Var(&cfg.SeedBase, "seed-base", cfg.SeedBase, "first env seed (default 2^41: disjoint from training's seeds)")
@@ -65,7 +67,7 @@ func run(ctx context.Context, reg *envs.Registry, args []string, stdout, stderr 
 		}
 		envIDs = append(envIDs, ids...)
 	}
-	cfg.Policies, cfg.Envs, cfg.Stop = policies, envIDs, stops
+	cfg.Policies, cfg.Envs, cfg.Stop, cfg.Tools = policies, envIDs, stops, tls
 	if len(opts) > 0 {
 		cfg.EnvOptions = map[string]any{}
 		for _, o := range opts {

@@ -3,25 +3,29 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gemgo/gemgo/envs/builtin"
+	"github.com/gemgo/gemgo/eval"
 	"github.com/gemgo/gemgo/internal/cli"
+	"github.com/gemgo/gemgo/tools"
 	"github.com/stretchr/testify/require"
 )
 
 func TestUsageErrors(t *testing.T) {
 	for args, want := range map[string]string{
-		"-env game:GuessTheNumber-v0-easy -out D":                           "no -policy",
-		"-policy random -out D":                                             "no -env",
-		"-policy random -env game:GuessTheNumber-v0-easy":                   "-out DIR is required",
-		"-policy nope -env game:GuessTheNumber-v0-easy -out D":              "not random, oracle",
-		"-policy random -env game:GuessTheNumber-v0-easy -samples 4 -out D": "-temperature > 0",
-		"-policy random -env game:GuessTheNumbr-v0-easy -out D":             "GuessTheNumber-v0-easy",
-		"-policy random -env game:GuessTheNumber-v0-easy -opt x -out D":     "want key=value",
+		"-env game:GuessTheNumber-v0-easy -out D":                            "no -policy",
+		"-policy random -out D":                                              "no -env",
+		"-policy random -env game:GuessTheNumber-v0-easy":                    "-out DIR is required",
+		"-policy nope -env game:GuessTheNumber-v0-easy -out D":               "not random, oracle",
+		"-policy random -env game:GuessTheNumber-v0-easy -samples 4 -out D":  "-temperature > 0",
+		"-policy random -env game:GuessTheNumbr-v0-easy -out D":              "GuessTheNumber-v0-easy",
+		"-policy random -env game:GuessTheNumber-v0-easy -opt x -out D":      "want key=value",
+		"-policy random -env game:GuessTheNumber-v0-easy -tool serch -out D": `-tool: env.tools[0].name = "serch"`,
 	} {
 		var out, errb bytes.Buffer
 		a := strings.ReplaceAll(args, " D", " "+t.TempDir())
@@ -48,4 +52,35 @@ func TestEvalPrintsTheTable(t *testing.T) {
 	cancel()
 	args[len(args)-1] = filepath.Join(dir, "out2")
 	require.Equal(t, cli.ExitInterrupted, run(ctx, builtin.Registry(), args, &out, &errb, false))
+}
+
+// -tool reaches the config: the run's metadata holds the spec and every
+// episode starts with the tool's instructions; a malformed -tool is a
+// usage error.
+func TestToolFlag(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	args := []string{"-policy", "random", "-env", "qa:Fictional-v0-onehop", "-tool", "{name: search, topk: 1, max_uses: 2}", "-episodes", "3", "-out", out}
+	var stdout, errb bytes.Buffer
+	require.Equal(t, cli.ExitOK, run(context.Background(), builtin.Registry(), args, &stdout, &errb, false), errb.String())
+	b, err := os.ReadFile(filepath.Join(out, eval.MetadataFile))
+	require.NoError(t, err)
+	var md eval.Metadata
+	require.NoError(t, json.Unmarshal(b, &md))
+	require.Equal(t, []tools.Spec{{Name: "search", TopK: 1, MaxUses: 2}}, md.Config.Tools)
+	recs, err := eval.ReadResults(filepath.Join(out, eval.ResultsFile))
+	require.NoError(t, err)
+	require.Len(t, recs, 3)
+	for _, r := range recs {
+		require.Empty(t, r.Error)
+		require.Contains(t, r.Messages[0].Content, "<search>", "seed %d: the search tool's instructions", r.Seed)
+	}
+
+	for _, bad := range []string{"{name: search, top: 1}", "{name: search"} {
+		errb.Reset()
+		args := []string{"-policy", "random", "-env", "qa:Fictional-v0-onehop", "-tool", bad, "-out", filepath.Join(dir, "bad")}
+		require.Equal(t, cli.ExitUsage, run(context.Background(), builtin.Registry(), args, &stdout, &errb, false), bad)
+		require.Contains(t, errb.String(), "-tool", bad)
+		require.Contains(t, errb.String(), bad)
+	}
 }

@@ -13,8 +13,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/internal/cli"
@@ -41,27 +39,6 @@ func (o *optFlag) Set(s string) error {
 	return nil
 }
 
-// toolFlag collects repeated -tool flags: a tool name, or a YAML map of a
-// tools.Spec.
-type toolFlag []tools.Spec
-
-func (t *toolFlag) String() string { return fmt.Sprint(len(*t), " tools") }
-
-func (t *toolFlag) Set(s string) error {
-	s = strings.TrimSpace(s)
-	spec := tools.Spec{Name: s}
-	if strings.HasPrefix(s, "{") {
-		spec = tools.Spec{}
-		dec := yaml.NewDecoder(strings.NewReader(s))
-		dec.KnownFields(true)
-		if err := dec.Decode(&spec); err != nil {
-			return fmt.Errorf("%q: %v (want a name or a map such as {name: search, topk: 2})", s, err)
-		}
-	}
-	*t = append(*t, spec)
-	return nil
-}
-
 // runWith is run over any registry (tests use their own).
 func runWith(ctx context.Context, reg *envs.Registry, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
@@ -72,8 +49,8 @@ func runWith(ctx context.Context, reg *envs.Registry, args []string, stdin io.Re
 	list := fs.Bool("list", false, "print every env id by category with its description")
 	var opts optFlag
 	fs.Var(&opts, "opt", "env option key=value (repeatable)")
-	var tls toolFlag
-	fs.Var(&tls, "tool", "wrap the env with a tool: a name (python, search, mcp, python_tool, ...) or a YAML map such as '{name: search, topk: 2}' (repeatable)")
+	var tls cli.Tools
+	fs.Var(&tls, "tool", cli.ToolsUsage)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return cli.ExitOK

@@ -1,6 +1,7 @@
 // Package cli holds what gemgo's commands share on the command line: the
-// exit statuses every command uses, a repeatable string flag, and the
-// interrupt handling of the commands that train.
+// exit statuses every command uses, a repeatable string flag, the -tool
+// flag of the commands that play envs, and the interrupt handling of the
+// commands that train.
 package cli
 
 import (
