@@ -21,6 +21,7 @@ import (
 	"github.com/gemgo/gemgo/internal/atomicfile"
 	"github.com/gemgo/gemgo/internal/cli"
 	"github.com/gemgo/gemgo/train"
+	"golang.org/x/sys/cpu"
 )
 
 func main() {
@@ -167,7 +168,8 @@ func selectRuns(runs []compare.Run, entries []baselines.Entry, only string) ([]c
 	return out, nil
 }
 
-// cpuModel names this machine's CPU and core count, for the table.
+// cpuModel names this machine's CPU, its core count and, on amd64, whether
+// it has AVX-512 (the machines the figures come from differ in it).
 func cpuModel() string {
 	model := runtime.GOARCH
 	if f, err := os.Open("/proc/cpuinfo"); err == nil {
@@ -180,5 +182,12 @@ func cpuModel() string {
 			}
 		}
 	}
-	return fmt.Sprintf("%s, %d cores", model, runtime.NumCPU())
+	avx512 := "no"
+	if cpu.X86.HasAVX512F {
+		avx512 = "yes"
+	}
+	if runtime.GOARCH != "amd64" {
+		return fmt.Sprintf("%s, %d cores", model, runtime.NumCPU())
+	}
+	return fmt.Sprintf("%s, %d cores, AVX-512: %s", model, runtime.NumCPU(), avx512)
 }
