@@ -268,7 +268,7 @@ func (w *Env) toolStep(i int, call Call) envs.Step {
 // SampleAction draws, about one time in three while a tool has uses left,
 // a well-formed call of a random such tool (with arbitrary content, which
 // the tool may draw from the task statement), and otherwise the inner
-// env's sample ("" when it has none). Right after a tool call, half of the
+// env's sample ("" when it has none). Right after a tool call, three in four of the
 // inner samples that box an answer box a random word of the tool's
 // observation instead, of the answer's kind (a number for a number) and
 // new to the task: exploration that copies from what it was shown, as a
@@ -288,7 +288,7 @@ func (w *Env) SampleAction(r *rand.Rand) string {
 		return ""
 	}
 	a := s.SampleAction(r)
-	if w.lastTool != "" && r.IntN(2) == 0 {
+	if w.lastTool != "" && r.IntN(4) != 0 {
 		if c, ok := reboxed(a, w.lastTool, w.task, r); ok {
 			return c
 		}
