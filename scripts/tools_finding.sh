@@ -35,12 +35,13 @@ for cfg in "${configs[@]}"; do
   done
 done
 echo
-echo "config seed final_greedy_success"
+echo "config seed final_greedy_success tool_calls_per_episode"
 for cfg in "${configs[@]}"; do
   for seed in ${SEEDS:-1 2 3}; do
     m="$out/$cfg-s$seed/$cfg/metrics.jsonl"
     [ -f "$m" ] || continue
     s=$(grep -o '"eval/success_rate":[0-9.e-]*' "$m" | tail -1 | cut -d: -f2)
-    echo "$cfg $seed ${s:-?}"
+    c=$(grep -o '"eval/tool_calls":[0-9.e-]*' "$m" | tail -1 | cut -d: -f2)
+    echo "$cfg $seed ${s:-?} ${c:-?}"
   done
 done
