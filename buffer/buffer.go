@@ -96,9 +96,12 @@ type Stats struct {
 	MeanReturn  float64
 	SuccessRate float64
 	MeanTurns   float64
+	// MeanToolCalls is the mean of the episodes' ToolCalls.
+	MeanToolCalls float64
 }
 
-// Stats returns the mean return, success rate and turns of the episodes.
+// Stats returns the mean return, success rate, turns and tool calls of the
+// episodes.
 func (b *Buffer) Stats() Stats {
 	s := Stats{Episodes: len(b.Episodes), Transitions: len(b.Transitions)}
 	if s.Episodes == 0 {
@@ -107,6 +110,7 @@ func (b *Buffer) Stats() Stats {
 	for _, e := range b.Episodes {
 		s.MeanReturn += e.Return
 		s.MeanTurns += float64(e.Turns)
+		s.MeanToolCalls += float64(e.ToolCalls)
 		if e.Success {
 			s.SuccessRate++
 		}
@@ -114,6 +118,7 @@ func (b *Buffer) Stats() Stats {
 	n := float64(s.Episodes)
 	s.MeanReturn /= n
 	s.MeanTurns /= n
+	s.MeanToolCalls /= n
 	s.SuccessRate /= n
 	return s
 }

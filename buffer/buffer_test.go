@@ -37,6 +37,9 @@ func TestAddEpisode(t *testing.T) {
 	assert.InDelta(t, (1.5-0.1)/2, s.MeanReturn, 1e-12)
 	assert.InDelta(t, 0.5, s.SuccessRate, 1e-12)
 	assert.InDelta(t, 2, s.MeanTurns, 1e-12)
+	assert.Zero(t, s.MeanToolCalls)
+	b.Episodes[0].ToolCalls = 3 // as the collector records a tool-wrapped episode
+	assert.InDelta(t, 1.5, b.Stats().MeanToolCalls, 1e-12)
 	b.Clear()
 	assert.Equal(t, 0, b.Len())
 	assert.Equal(t, Stats{}, b.Stats())

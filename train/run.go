@@ -347,10 +347,10 @@ func (r *runner) evaluate(ctx context.Context, it int) (EvalResult, error) {
 		return EvalResult{}, fmt.Errorf("evaluation: %w", err)
 	}
 	s := b.Stats()
-	e := EvalResult{Iteration: it, Episodes: s.Episodes, SuccessRate: s.SuccessRate, MeanReturn: s.MeanReturn, MeanTurns: s.MeanTurns}
+	e := EvalResult{Iteration: it, Episodes: s.Episodes, SuccessRate: s.SuccessRate, MeanReturn: s.MeanReturn, MeanTurns: s.MeanTurns,
+		ToolCalls: s.MeanToolCalls}
 	solved := 0
 	for _, ep := range b.Episodes {
-		e.ToolCalls += float64(ep.ToolCalls) / float64(max(1, len(b.Episodes)))
 		if ep.Success {
 			solved++
 			e.SolvedTurns += float64(ep.Turns)

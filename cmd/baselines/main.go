@@ -182,12 +182,12 @@ func cpuModel() string {
 			}
 		}
 	}
-	avx512 := "no"
-	if cpu.X86.HasAVX512F {
-		avx512 = "yes"
-	}
+	desc := fmt.Sprintf("%s, %d cores", model, runtime.NumCPU())
 	if runtime.GOARCH != "amd64" {
-		return fmt.Sprintf("%s, %d cores", model, runtime.NumCPU())
+		return desc
 	}
-	return fmt.Sprintf("%s, %d cores, AVX-512: %s", model, runtime.NumCPU(), avx512)
+	if cpu.X86.HasAVX512F {
+		return desc + ", AVX-512: yes"
+	}
+	return desc + ", AVX-512: no"
 }
