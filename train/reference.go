@@ -36,9 +36,13 @@ func (c *Config) resetDue(it int) bool {
 	return c.Loss.KLCoef > 0 && c.Loss.KLResetEvery > 0 && it%c.Loss.KLResetEvery == 0 && it < c.Iterations
 }
 
-// saveReference writes w as the reference taken at iteration it.
+// saveReference writes w as the reference taken at iteration it, with the
+// run's config as a checkpoint has it, so that cmd/eval and cmd/serve read
+// the file as the policy it is (the warmed-up one at iteration 0) with the
+// run's history format and answer length.
 func (r *runner) saveReference(w *policy.Weights, it int) error {
-	ck := &policy.Checkpoint{Policy: w, Tokenizer: r.tok, Meta: map[string]string{refIterationKey: strconv.Itoa(it)}}
+	meta := map[string]string{refIterationKey: strconv.Itoa(it), "config": string(r.cfgYAML)}
+	ck := &policy.Checkpoint{Policy: w, Tokenizer: r.tok, Meta: meta}
 	if err := policy.SaveCheckpoint(filepath.Join(r.dir, ReferenceFile), ck); err != nil {
 		return fmt.Errorf("reference policy for the KL penalty: %w", err)
 	}

@@ -55,6 +55,12 @@ func TestReferenceResets(t *testing.T) {
 	ck, err := policy.LoadCheckpoint(filepath.Join(dirR, CheckpointFile))
 	require.NoError(t, err)
 	requireSameParams(t, ck.Policy, ref.Policy)
+	// It carries the run's config, as a checkpoint does, so cmd/eval reads
+	// it with the run's history format and answer length.
+	saved, err := os.ReadFile(filepath.Join(dirR, ConfigFile))
+	require.NoError(t, err)
+	assert.Equal(t, ck.Meta["config"], ref.Meta["config"])
+	assert.Equal(t, string(saved), ref.Meta["config"])
 
 	// The KL penalty sees the move: the same run without resets differs from iteration 3 on.
 	still := cfg

@@ -20,7 +20,7 @@ var proceduralTasks = []procedural{
 	{"math:Algebra-v0", "solve a linear equation a x + b = c x + d; knobs max_value [1,100], fractions (rational solutions)", buildAlgebra},
 	{"math:Fractions-v0", "add, subtract, multiply or divide two fractions (any equal form accepted); knob max_denominator [2,100]", buildFractions},
 	{"math:Percentages-v0", "percent of a number, percent of a whole, price increase/decrease", buildPercentages},
-	{"math:Products-v0", "the exact product of a 4-digit and a 3-digit number (knobs digits_a, digits_b in [1,9]): more digits than a small model computes, one call of the Python tool", buildProducts},
+	{"math:Products-v0", "the exact product of a 4-digit and a 3-digit number (knobs digits_a, digits_b in [1,9]; partial_credit pays digits right in place, below a solve): more digits than a small model computes, one call of the Python tool", buildProducts},
 	{"math:WordProblems-v0", "grade-school word problems from 10 templates (change, speed, ages, sharing, area, ...)", buildWordProblems},
 }
 
