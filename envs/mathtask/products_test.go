@@ -39,9 +39,9 @@ func TestProductsPartialCredit(t *testing.T) {
 			success bool
 		}{
 			{gold, 1, true},
-			{flip(gold, len(gold)-1), 0.5 * (n - 1) / n, false},         // one slip
+			{flip(gold, len(gold)-1), 0.5 * (n - 1) / n, false},          // one slip
 			{flip(flip(gold, 1), len(gold)-1), 0.5 * (n - 2) / n, false}, // two slips
-			{gold + "0", 0, false},                                       // wrong length
+			{gold + "0", 0, false}, // wrong length
 			{gold[:len(gold)-1], 0, false},
 			{gold[:2] + "x" + gold[3:], 0, false}, // not a number
 		}
