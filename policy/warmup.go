@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -69,8 +70,9 @@ type WarmupStats struct {
 // response tokens, EOS included).
 //
 // The same rng state and pairs give the same weights. An error stops the
-// warm-up; the stats cover the steps taken before it.
-func Warmup(t *Trainer, tok *Tokenizer, pairs PairFunc, cfg WarmupConfig, rng *rand.Rand) (WarmupStats, error) {
+// warm-up, and so does ctx's end (checked before each step: the error is
+// then ctx.Err()); the stats cover the steps taken before it.
+func Warmup(ctx context.Context, t *Trainer, tok *Tokenizer, pairs PairFunc, cfg WarmupConfig, rng *rand.Rand) (WarmupStats, error) {
 	var st WarmupStats
 	switch {
 	case t == nil:
@@ -93,6 +95,9 @@ func Warmup(t *Trainer, tok *Tokenizer, pairs PairFunc, cfg WarmupConfig, rng *r
 	st.Loss = make([]float64, 0, cfg.Steps)
 	batch := make([]Sequence, cfg.BatchSize)
 	for step := 1; step <= cfg.Steps; step++ {
+		if err := ctx.Err(); err != nil {
+			return st, err
+		}
 		for i := range batch {
 			obs, action := pairs(rng)
 			resp := tok.EncodeResponse(action)

@@ -1,6 +1,7 @@
 package policy_test
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -129,7 +130,7 @@ func TestWarmupLearnsFormat(t *testing.T) {
 	before := parseRate(t, w, tok, pairs, 200, 7)
 	assert.Less(t, before, 0.05, "an untrained model should not write the format")
 
-	st, err := policy.Warmup(tr, tok, pairs, policy.WarmupConfig{Steps: 150, BatchSize: 32}, rand.New(rand.NewPCG(2, 2)))
+	st, err := policy.Warmup(context.Background(), tr, tok, pairs, policy.WarmupConfig{Steps: 150, BatchSize: 32}, rand.New(rand.NewPCG(2, 2)))
 	require.NoError(t, err)
 	require.Equal(t, 150, st.Steps)
 	require.Equal(t, 150*32, st.Pairs)
@@ -157,7 +158,7 @@ func TestWarmupDeterministic(t *testing.T) {
 	run := func() (*policy.Weights, policy.WarmupStats) {
 		tr, w := warmupModel(t, tok, 3)
 		var logged []int
-		st, err := policy.Warmup(tr, tok, pairs, policy.WarmupConfig{Steps: 3, BatchSize: 4,
+		st, err := policy.Warmup(context.Background(), tr, tok, pairs, policy.WarmupConfig{Steps: 3, BatchSize: 4,
 			Log: func(step int, s policy.Stats) { logged = append(logged, step) }}, rand.New(rand.NewPCG(4, 4)))
 		require.NoError(t, err)
 		require.Equal(t, []int{1, 2, 3}, logged)
@@ -179,13 +180,30 @@ func TestWarmupPromptCut(t *testing.T) {
 	tr, _ := warmupModel(t, tok, 5)
 	long := strings.Repeat("5: higher\n", 40)
 	pairs := func(*rand.Rand) (string, string) { return long, `\boxed{7}` }
-	st, err := policy.Warmup(tr, tok, pairs, policy.WarmupConfig{Steps: 2, BatchSize: 2}, rand.New(rand.NewPCG(1, 1)))
+	st, err := policy.Warmup(context.Background(), tr, tok, pairs, policy.WarmupConfig{Steps: 2, BatchSize: 2}, rand.New(rand.NewPCG(1, 1)))
 	require.NoError(t, err)
 	assert.Equal(t, 4, st.Cut)
-	st, err = policy.Warmup(tr, tok, func(*rand.Rand) (string, string) { return "5", `\boxed{7}` },
+	st, err = policy.Warmup(context.Background(), tr, tok, func(*rand.Rand) (string, string) { return "5", `\boxed{7}` },
 		policy.WarmupConfig{Steps: 1, BatchSize: 3, PromptTokens: 2}, rand.New(rand.NewPCG(1, 1)))
 	require.NoError(t, err)
 	assert.Equal(t, 3, st.Cut)
+}
+
+// A canceled context stops the warm-up before its next step.
+func TestWarmupStopsWithContext(t *testing.T) {
+	tok := policy.BuildTokenizer(briefCorpus, 20)
+	tr, _ := warmupModel(t, tok, 5)
+	ctx, cancel := context.WithCancel(context.Background())
+	pairs := func(*rand.Rand) (string, string) { return "5: higher", `\boxed{7}` }
+	cfg := policy.WarmupConfig{Steps: 1000, BatchSize: 2, Log: func(step int, _ policy.Stats) {
+		if step == 2 {
+			cancel()
+		}
+	}}
+	st, err := policy.Warmup(ctx, tr, tok, pairs, cfg, rand.New(rand.NewPCG(1, 1)))
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, 2, st.Steps)
+	assert.Len(t, st.Loss, 2)
 }
 
 func TestWarmupErrors(t *testing.T) {
@@ -213,7 +231,7 @@ func TestWarmupErrors(t *testing.T) {
 		{"long action", tr, tok, func(*rand.Rand) (string, string) { return "x", strings.Repeat("9", 48) },
 			policy.WarmupConfig{Steps: 1}, rng, "no room for a prompt in model.context = 48"},
 	} {
-		st, err := policy.Warmup(tc.tr, tc.tok, tc.pairs, tc.cfg, tc.rng)
+		st, err := policy.Warmup(context.Background(), tc.tr, tc.tok, tc.pairs, tc.cfg, tc.rng)
 		require.Error(t, err, tc.name)
 		assert.Contains(t, err.Error(), tc.want, tc.name)
 		assert.Zero(t, st.Steps, tc.name)

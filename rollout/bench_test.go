@@ -52,7 +52,7 @@ var benchPolicy = sync.OnceValues(func() (*benchModel, error) {
 		p := pairs[r.IntN(len(pairs))]
 		return p[0], p[1]
 	}
-	if _, err := policy.Warmup(tr, tok, draw, policy.WarmupConfig{Steps: 60, BatchSize: 16, PromptTokens: benchContext - benchNewTok}, rng); err != nil {
+	if _, err := policy.Warmup(context.Background(), tr, tok, draw, policy.WarmupConfig{Steps: 60, BatchSize: 16, PromptTokens: benchContext - benchNewTok}, rng); err != nil {
 		return nil, err
 	}
 	return &benchModel{tok: tok, w: w}, nil

@@ -107,8 +107,10 @@ func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (Res
 	}
 	if opts.Resume {
 		err = r.resume()
-	} else {
-		err = r.init(ctx)
+	} else if err = r.init(ctx); err != nil && ctx.Err() != nil {
+		// Stopped while building the vocabulary or in the warm-up:
+		// there is no checkpoint yet, only config.yaml.
+		err = fmt.Errorf("%w before the first checkpoint (%v): nothing to resume; run the same command again to start over", ErrInterrupted, ctx.Err())
 	}
 	if err != nil {
 		return r.result(), err
@@ -150,7 +152,7 @@ func (r *runner) init(ctx context.Context) error {
 	r.src = rand.NewPCG(cfg.Seed, 0x6a09e667f3bcc908)
 	r.rng = rand.New(r.src)
 	var err error
-	if r.tok, err = buildTokenizer(r.newEnv, cfg.Tokenizer, cfg.Seed<<20, r.rng); err != nil {
+	if r.tok, err = buildTokenizer(ctx, r.newEnv, cfg.Tokenizer, cfg.Seed<<20, r.rng); err != nil {
 		return err
 	}
 	pc := cfg.policyConfig(r.tok.VocabSize())
@@ -163,7 +165,7 @@ func (r *runner) init(ctx context.Context) error {
 			return err
 		}
 		log := func(step int, st policy.Stats) { r.obs.Warmup(step, cfg.Warmup.Steps, st) }
-		if err := warmup(wt, r.tok, r.newEnv, cfg.Warmup, pc.Context-cfg.Sample.MaxNewTokens, cfg.Seed<<24, r.rng, log); err != nil {
+		if err := warmup(ctx, wt, r.tok, r.newEnv, cfg.Warmup, pc.Context-cfg.Sample.MaxNewTokens, cfg.Seed<<24, r.rng, log); err != nil {
 			return err
 		}
 		if err := ctx.Err(); err != nil {

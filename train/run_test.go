@@ -167,3 +167,47 @@ func TestDropRowsAfter(t *testing.T) {
 	assert.Equal(t, "{\"iteration\":0,\"a\":1}\n{\"iteration\":1,\"a\":2}\n", string(data))
 	require.NoError(t, dropRowsAfter(t.TempDir(), 3), "no metrics file is fine")
 }
+
+// warmupCanceler cancels the run at a given warm-up step, as Ctrl-C would.
+type warmupCanceler struct {
+	recordObserver
+	at, last int
+}
+
+func (o *warmupCanceler) Warmup(step, _ int, _ policy.Stats) {
+	o.last = step
+	if step == o.at {
+		o.cancel()
+	}
+}
+
+// An interrupt in the warm-up stops it at the next step, not after all of
+// them, says there is nothing to resume, and the same command then starts
+// over in the same directory.
+func TestInterruptInWarmup(t *testing.T) {
+	cfg := tinyConfig("rebn")
+	cfg.Warmup.Steps = 100000
+	dir := filepath.Join(t.TempDir(), "w")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	o := &warmupCanceler{at: 3}
+	o.cancel = cancel
+	_, err := Run(ctx, cfg, builtin.Registry(), Options{Dir: dir, Observer: o})
+	require.ErrorIs(t, err, ErrInterrupted)
+	assert.Contains(t, err.Error(), "nothing to resume")
+	assert.Equal(t, 3, o.last, "no warm-up step after the interrupt")
+	assert.NoFileExists(t, filepath.Join(dir, CheckpointFile))
+
+	// Interrupted before the vocabulary is built: no warm-up step at all.
+	pre, stop := context.WithCancel(context.Background())
+	stop()
+	o2 := &warmupCanceler{}
+	_, err = Run(pre, cfg, builtin.Registry(), Options{Dir: dir, Observer: o2})
+	require.ErrorIs(t, err, ErrInterrupted)
+	assert.Zero(t, o2.last)
+
+	cfg.Warmup.Steps = 5
+	_, err = Run(context.Background(), cfg, builtin.Registry(), Options{Dir: dir, Observer: &recordObserver{}})
+	require.NoError(t, err)
+	assert.FileExists(t, filepath.Join(dir, CheckpointFile))
+}

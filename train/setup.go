@@ -53,8 +53,9 @@ func needSampler(id string, env envs.Env) error {
 type pair struct{ obs, action string }
 
 // randomPlay plays episodes with the env's SampleAction and calls visit
-// for every (observation, action) pair, until visit returns false.
-func randomPlay(newEnv func() (envs.Env, error), seed uint64, rng *rand.Rand, visit func(pair) bool) error {
+// for every (observation, action) pair, until visit returns false or ctx
+// ends (an interrupt while a slow env, a tool's, plays: ctx.Err()).
+func randomPlay(ctx context.Context, newEnv func() (envs.Env, error), seed uint64, rng *rand.Rand, visit func(pair) bool) error {
 	env, err := newEnv()
 	if err != nil {
 		return err
@@ -67,6 +68,9 @@ func randomPlay(newEnv func() (envs.Env, error), seed uint64, rng *rand.Rand, vi
 		return fmt.Errorf("env has no SampleAction (envs.ActionSampler): random play needs one")
 	}
 	for ep := uint64(0); ; ep++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		obs, _, err := env.Reset(seed + ep)
 		if err != nil {
 			return err
@@ -92,10 +96,10 @@ func randomPlay(newEnv func() (envs.Env, error), seed uint64, rng *rand.Rand, vi
 }
 
 // buildTokenizer builds the vocabulary from the text of random episodes.
-func buildTokenizer(newEnv func() (envs.Env, error), tc TokenizerConfig, seed uint64, rng *rand.Rand) (*policy.Tokenizer, error) {
+func buildTokenizer(ctx context.Context, newEnv func() (envs.Env, error), tc TokenizerConfig, seed uint64, rng *rand.Rand) (*policy.Tokenizer, error) {
 	var corpus []string
 	episodes := 0
-	err := randomPlay(newEnv, seed, rng, func(p pair) bool {
+	err := randomPlay(ctx, newEnv, seed, rng, func(p pair) bool {
 		corpus = append(corpus, p.obs)
 		if p.action == "" {
 			episodes++

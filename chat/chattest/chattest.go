@@ -5,6 +5,7 @@
 package chattest
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 
@@ -66,7 +67,7 @@ func Checkpoint(t testing.TB, history string) *policy.Checkpoint {
 		t.Fatal(err)
 	}
 	pick := func(r *rand.Rand) (string, string) { p := pairs[r.IntN(len(pairs))]; return p[0], p[1] }
-	if _, err := policy.Warmup(tr, tok, pick, policy.WarmupConfig{Steps: 40, BatchSize: 16, PromptTokens: 96 - 8}, rng); err != nil {
+	if _, err := policy.Warmup(context.Background(), tr, tok, pick, policy.WarmupConfig{Steps: 40, BatchSize: 16, PromptTokens: 96 - 8}, rng); err != nil {
 		t.Fatal(err)
 	}
 	cfg := train.DefaultConfig()
