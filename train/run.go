@@ -367,11 +367,22 @@ func (r *runner) evaluate(ctx context.Context, it int) (EvalResult, error) {
 
 // record adds the evaluation to an iteration's metrics.
 func (e EvalResult) record(m algo.Metrics) {
-	m["eval/success_rate"] = e.SuccessRate
-	m["eval/episodic_return"] = e.MeanReturn
-	m["eval/turns"] = e.MeanTurns
-	m["eval/solved_turns"] = e.SolvedTurns
-	m["eval/tool_calls"] = e.ToolCalls
+	for k, v := range e.Metrics() {
+		m[k] = v
+	}
+}
+
+// Metrics is the evaluation under the metric names of metrics.jsonl
+// ("eval/success_rate", "eval/episodic_return", "eval/turns",
+// "eval/solved_turns", "eval/tool_calls").
+func (e EvalResult) Metrics() map[string]float64 {
+	return map[string]float64{
+		"eval/success_rate":    e.SuccessRate,
+		"eval/episodic_return": e.MeanReturn,
+		"eval/turns":           e.MeanTurns,
+		"eval/solved_turns":    e.SolvedTurns,
+		"eval/tool_calls":      e.ToolCalls,
+	}
 }
 
 type nopObserver struct{}

@@ -183,9 +183,9 @@ func (o *observer) Warmup(step, steps int, st policy.Stats) {
 func (o *observer) Iteration(it int, m algo.Metrics) { o.p.Update(it, m) }
 
 func (o *observer) Eval(e train.EvalResult) {
-	m := map[string]float64{"eval/success_rate": e.SuccessRate, "eval/return": e.MeanReturn, "eval/turns": e.MeanTurns, "eval/solved_turns": e.SolvedTurns}
-	if e.ToolCalls > 0 {
-		m["eval/tool_calls"] = e.ToolCalls // only where the policy calls tools
+	m := e.Metrics()
+	if e.ToolCalls == 0 {
+		delete(m, "eval/tool_calls") // shown only where the policy calls tools
 	}
 	o.p.Eval(e.Iteration, m)
 }
