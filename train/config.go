@@ -74,6 +74,10 @@ type WarmupConfig struct {
 	// than the action alone: the model learns to read the observations, as a
 	// pretrained model has, not only the action format.
 	Transcript bool `yaml:"transcript"`
+	// AfterToolWeight draws a pair whose observation is a tool's result
+	// (tool-wrapped envs) this many times as often as random play meets it;
+	// 0 or 1: as met. The actions for an observation stay SampleAction's.
+	AfterToolWeight int `yaml:"after_tool_weight"`
 }
 
 // LossConfig is policy's loss plus when the KL penalty's reference moves.
@@ -202,6 +206,9 @@ func (c *Config) Validate() error {
 			bad("warmup.batch_size = %d: a warm-up needs at least 1 (or warmup.steps = 0)", c.Warmup.BatchSize)
 		} else {
 			owned(c.warmupConfig().Validate())
+		}
+		if c.Warmup.AfterToolWeight < 0 || c.Warmup.AfterToolWeight > 100 {
+			bad("warmup.after_tool_weight = %d: allowed [0, 100] (0 or 1: pairs as random play meets them)", c.Warmup.AfterToolWeight)
 		}
 		if !(c.Warmup.LR > 0) || !finite(c.Warmup.LR) {
 			bad("warmup.lr = %v: a warm-up needs lr > 0 (or warmup.steps = 0)", c.Warmup.LR)

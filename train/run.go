@@ -110,7 +110,7 @@ func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (Res
 	} else if err = r.init(ctx); err != nil && ctx.Err() != nil {
 		// Stopped while building the vocabulary or in the warm-up:
 		// there is no checkpoint yet, only config.yaml.
-		err = fmt.Errorf("%w before the first checkpoint (%v): nothing to resume; run the same command again to start over", ErrInterrupted, ctx.Err())
+		err = fmt.Errorf("%w before the first checkpoint (%w): nothing to resume; run the same command again to start over", ErrInterrupted, ctx.Err())
 	}
 	if err != nil {
 		return r.result(), err

@@ -50,7 +50,12 @@ func needSampler(id string, env envs.Env) error {
 }
 
 // pair is one (observation, action) example of random play.
-type pair struct{ obs, action string }
+// pair is one (observation, action) step of random play; afterTool marks
+// an observation that is a tool's result (the step before was a call).
+type pair struct {
+	obs, action string
+	afterTool   bool
+}
 
 // randomPlay plays episodes with the env's SampleAction and calls visit
 // for every (observation, action) pair, until visit returns false or ctx
@@ -75,17 +80,19 @@ func randomPlay(ctx context.Context, newEnv func() (envs.Env, error), seed uint6
 		if err != nil {
 			return err
 		}
+		afterTool := false
 		for {
 			a := sampler.SampleAction(rng)
-			if !visit(pair{obs, a}) {
+			if !visit(pair{obs, a, afterTool}) {
 				return nil
 			}
 			st, err := env.Step(a)
 			if err != nil {
 				return err
 			}
+			afterTool, _ = st.Info[tools.InfoUseTool].(bool)
 			if st.Done() {
-				if !visit(pair{st.Obs, ""}) {
+				if !visit(pair{st.Obs, "", afterTool}) {
 					return nil
 				}
 				break

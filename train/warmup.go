@@ -12,19 +12,16 @@ import (
 // warmup trains the policy to write SampleAction-style actions for the
 // observations of random play (policy.Warmup): the action format, before
 // RL. The observations come from random episodes played once up front, so
-// the pairs are a fixed pool drawn from with rng. ctx's end stops it
-// between episodes and between steps.
+// the pairs are a fixed pool drawn from with rng; with
+// warmup.after_tool_weight = w > 1 a pair whose observation is a tool's
+// result is in the pool w times. That moves the warm-up's effort to the
+// turns after a call (copying from the result) without changing what it
+// imitates there: for each observation the actions are SampleAction's.
+// ctx's end stops it between episodes and between steps.
 func warmup(ctx context.Context, tr *policy.Trainer, tok *policy.Tokenizer, newEnv func() (envs.Env, error), wc WarmupConfig, promptTokens int, seed uint64, rng *rand.Rand, log func(step int, st policy.Stats)) error {
-	var pool []pair
-	need := min(wc.Steps*wc.BatchSize, 20000)
-	err := randomPlay(ctx, newEnv, seed, rng, func(p pair) bool {
-		if p.action != "" {
-			pool = append(pool, p)
-		}
-		return len(pool) < need
-	})
+	pool, err := warmupPool(ctx, newEnv, wc, seed, rng)
 	if err != nil {
-		return fmt.Errorf("warm-up data: %w", err)
+		return err
 	}
 	pairs := func(r *rand.Rand) (string, string) {
 		p := pool[r.IntN(len(pool))]
@@ -56,4 +53,26 @@ func warmup(ctx context.Context, tr *policy.Trainer, tok *policy.Tokenizer, newE
 		}
 	}
 	return nil
+}
+
+// warmupPool plays random episodes until it holds min(steps × batch,
+// 20,000) distinct (observation, action) pairs, each pair after a tool's
+// result wc.AfterToolWeight times.
+func warmupPool(ctx context.Context, newEnv func() (envs.Env, error), wc WarmupConfig, seed uint64, rng *rand.Rand) ([]pair, error) {
+	var pool []pair
+	need, distinct := min(wc.Steps*wc.BatchSize, 20000), 0
+	err := randomPlay(ctx, newEnv, seed, rng, func(p pair) bool {
+		if p.action != "" {
+			pool = append(pool, p)
+			distinct++
+			for i := 1; p.afterTool && i < wc.AfterToolWeight; i++ {
+				pool = append(pool, p)
+			}
+		}
+		return distinct < need
+	})
+	if err != nil {
+		return nil, fmt.Errorf("warm-up data: %w", err)
+	}
+	return pool, nil
 }
