@@ -268,10 +268,10 @@ func (w *Env) toolStep(i int, call Call) envs.Step {
 // SampleAction draws, about one time in three while a tool has uses left,
 // a well-formed call of a random such tool (with arbitrary content, which
 // the tool may draw from the task statement), and otherwise the inner
-// env's sample ("" when it has none). Right after a tool call, three in four of the
-// inner samples that box an answer box a random word of the tool's
-// observation instead, of the answer's kind (a number for a number) and
-// new to the task: exploration that copies from what it was shown, as a
+// env's sample ("" when it has none). Right after a tool call, three in
+// four of the inner samples that box an answer box a random word of the
+// tool's observation instead, of the answer's kind (a number for a number)
+// and new to the task: exploration that copies from what it was shown, as a
 // pretrained model would, without knowing which word answers the task.
 func (w *Env) SampleAction(r *rand.Rand) string {
 	var open []int

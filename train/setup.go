@@ -49,7 +49,6 @@ func needSampler(id string, env envs.Env) error {
 	return fmt.Errorf("env %s has no SampleAction: training builds its vocabulary (tokenizer.corpus_episodes) and the format warm-up (warmup.steps) from random play, so the env must draw random valid actions; implement envs.ActionSampler on it (SampleAction(r *rand.Rand) string)", id)
 }
 
-// pair is one (observation, action) example of random play.
 // pair is one (observation, action) step of random play; afterTool marks
 // an observation that is a tool's result (the step before was a call).
 type pair struct {
