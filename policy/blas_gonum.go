@@ -7,8 +7,9 @@ import (
 )
 
 // gemm32Go is float32 GEMM for row-major matrices in pure Go. On amd64 with
-// AVX2 and FMA it runs gemgo's own blocked kernel (6×16 register tiles);
-// otherwise gonum's pure-Go BLAS (which also serves the float64 checks).
+// AVX2 and FMA it runs gemgo's own blocked kernels (6×16 register tiles, and
+// 12×32 ones where the CPU has AVX-512F, with the same bits); otherwise
+// gonum's pure-Go BLAS (which also serves the float64 checks).
 func gemm32Go(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	if !haveKernel || m == 0 || n == 0 {
 		blasImpl.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
@@ -29,9 +30,10 @@ func getBuf(n int) *[]float32 {
 }
 
 // Blocking of sgemm: the k dimension in blocks of kcBlock (one packed b
-// panel, kcBlock×16, stays in L1), rows in chunks of mcBlock (the chunk of
-// a, mcBlock×kcBlock, stays in L2 while every column panel passes over it);
-// mr is the kernel's rows per tile.
+// panel, kcBlock×16, stays in L1; two for the 12×32 kernel), rows in
+// chunks of mcBlock (the chunk of a, mcBlock×kcBlock, stays in L2 while
+// every column panel passes over it); mr is the 6×16 kernel's rows per
+// tile (the 12×32 kernel takes two blocks).
 const (
 	kcBlock = 256
 	mr      = 6
@@ -43,7 +45,12 @@ const (
 // b only for its last, partial panel), then runs
 // the 6×16 kernel on every tile, reading a in place through its strides
 // (row-major or transposed alike); only a last block of fewer than 6 rows
-// is copied, zero-padded, and edge tiles go through a scratch tile. Large
+// is copied, zero-padded, and edge tiles go through a scratch tile. With
+// AVX-512 the 12×32 kernel takes every pair of full row blocks and full
+// panels instead, with each output's operations in the same order. An edge
+// tile's outputs are rounded twice (alpha·acc into the scratch tile, then
+// the sum with c) where a full tile's take one FMA, so the edge tiles stay
+// on the 6×16 path: the two paths give the same bits. Large
 // products are split across the cores by rows, or by columns when there
 // are few rows. Every element's sum runs over k in the same order whatever
 // the split, so the result does not depend on the number of cores.
@@ -64,23 +71,27 @@ func sgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []fl
 	if k == 0 || alpha == 0 {
 		return
 	}
-	g := gemmJob{tA: tA, tB: tB, m: m, n: n, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc}
+	g := gemmJob{tA: tA, tB: tB, wide: haveKernel512, m: m, n: n, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc}
 	panels := (n + 15) / 16
 	bp := getBuf(panels * 16 * min(k, kcBlock))
 	defer packPool.Put(bp)
 	g.bp = *bp
 	rowBlocks := (m + mr - 1) / mr
+	unit := 1 // row blocks or panels per share of the parallel split
+	if g.wide {
+		unit = 2 // so that shares start on a 12×32 tile
+	}
 	for pc := 0; pc < k; pc += kcBlock {
 		g.pc, g.kc = pc, min(kcBlock, k-pc)
 		// 2. pack op(b)[pc:pc+kc, :] as panels [jb][p][16]
 		packB(g.bp, b, ldb, tB, g.pc, g.kc, n)
 		switch big := m*n*g.kc >= 1<<17; {
 		case big && rowBlocks >= 16:
-			gp := g // only the parallel paths move a copy to the heap
-			parallelFor(rowBlocks, func(lo, hi, _ int) { gp.run(lo, hi, 0, panels) })
+			gp, u := g, unit // only the parallel paths move copies to the heap
+			parallelFor((rowBlocks+u-1)/u, func(lo, hi, _ int) { gp.run(lo*u, min(hi*u, rowBlocks), 0, panels) })
 		case big && panels >= 4: // few rows (the sampler's decode steps): split the columns
-			gp := g
-			parallelFor(panels, func(lo, hi, _ int) { gp.run(0, rowBlocks, lo, hi) })
+			gp, u := g, unit
+			parallelFor((panels+u-1)/u, func(lo, hi, _ int) { gp.run(0, rowBlocks, lo*u, min(hi*u, panels)) })
 		default:
 			g.run(0, rowBlocks, 0, panels) // small products: no goroutines, no allocation
 		}
@@ -90,6 +101,7 @@ func sgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []fl
 // gemmJob is one sgemm call's operands and its current block of k.
 type gemmJob struct {
 	tA, tB        bool
+	wide          bool // full 12×32 tiles go to kern12x32 (AVX-512)
 	m, n, pc, kc  int
 	alpha         float32
 	a, b, c, bp   []float32
@@ -108,46 +120,73 @@ func (g *gemmJob) panel(jb int) (*float32, int) {
 // run computes row blocks lo..hi (mr rows each) and column panels jlo..jhi
 // of the current block of k.
 func (g *gemmJob) run(lo, hi, jlo, jhi int) {
-	m, kc, lda, ldc := g.m, g.kc, g.lda, g.ldc
+	m, kc := g.m, g.kc
 	rowEnd := min(m, hi*mr)
 	var edge *[]float32 // the rows of a last, partial block as [p][mr]
 	if tail := m % mr; tail > 0 && rowEnd == m {
 		edge = getBuf(mr * kc)
 		defer packPool.Put(edge)
-		packEdge(*edge, g.a, lda, g.tA, m-tail, tail, g.pc, kc)
+		packEdge(*edge, g.a, g.lda, g.tA, m-tail, tail, g.pc, kc)
 	}
 	var tile [mr * 16]float32
 	for i0 := lo * mr; i0 < rowEnd; i0 += mcBlock {
-		rows := min(mcBlock, rowEnd-i0)
+		i1 := min(i0+mcBlock, rowEnd)
 		for jb := jlo; jb < jhi; jb++ {
-			bpan, ldbp := g.panel(jb)
-			cols := min(16, g.n-jb*16)
-			for ib := 0; ib*mr < rows; ib++ {
-				i := i0 + ib*mr
-				r := min(mr, rows-ib*mr)
-				ci := i*ldc + jb*16
-				var ap *float32
-				aRow, aK := 1, mr
-				switch {
-				case r < mr:
-					ap = &(*edge)[0]
-				case g.tA:
-					ap, aRow, aK = &g.a[g.pc*lda+i], 1, lda
-				default:
-					ap, aRow, aK = &g.a[i*lda+g.pc], lda, 1
-				}
-				if r == mr && cols == 16 {
-					kern6x16(ap, bpan, &g.c[ci], kc, aRow, aK, ldbp, ldc, g.alpha)
-					continue
-				}
-				clear(tile[:])
-				kern6x16(ap, bpan, &tile[0], kc, aRow, aK, ldbp, 16, g.alpha)
-				for rr := 0; rr < r; rr++ {
-					crow := g.c[ci+rr*ldc : ci+rr*ldc+cols]
-					for j := range crow {
-						crow[j] += tile[rr*16+j]
-					}
-				}
+			if !g.wide || jb+1 >= jhi || (jb+2)*16 > g.n {
+				g.tiles(i0, i1, jb, edge, &tile)
+				continue
+			}
+			// two full panels: 12×32 tiles over full rows, the rest by panel
+			b0, ldbp := g.panel(jb)
+			b1, _ := g.panel(jb + 1)
+			i := i0
+			for ; i+2*mr <= i1; i += 2 * mr {
+				ap, aRow, aK := g.aTile(i)
+				kern12x32(ap, b0, b1, &g.c[i*g.ldc+jb*16], kc, aRow, aK, ldbp, g.ldc, g.alpha)
+			}
+			g.tiles(i, i1, jb, edge, &tile)
+			jb++
+			g.tiles(i, i1, jb, edge, &tile)
+		}
+	}
+}
+
+// aTile returns the kernels' a operand for full rows from i on and its row
+// and k strides: a read in place, row-major or transposed.
+func (g *gemmJob) aTile(i int) (*float32, int, int) {
+	if g.tA {
+		return &g.a[g.pc*g.lda+i], 1, g.lda
+	}
+	return &g.a[i*g.lda+g.pc], g.lda, 1
+}
+
+// tiles computes rows i..i1 (i a multiple of mr) of column panel jb with
+// the 6×16 kernel: full tiles in place, a partial one (the last rows of c,
+// or its last columns) through the scratch tile.
+func (g *gemmJob) tiles(i, i1, jb int, edge *[]float32, tile *[mr * 16]float32) {
+	ldc := g.ldc
+	bpan, ldbp := g.panel(jb)
+	cols := min(16, g.n-jb*16)
+	for ; i < i1; i += mr {
+		r := min(mr, i1-i)
+		ci := i*ldc + jb*16
+		var ap *float32
+		aRow, aK := 1, mr
+		if r < mr {
+			ap = &(*edge)[0]
+		} else {
+			ap, aRow, aK = g.aTile(i)
+		}
+		if r == mr && cols == 16 {
+			kern6x16(ap, bpan, &g.c[ci], g.kc, aRow, aK, ldbp, ldc, g.alpha)
+			continue
+		}
+		clear(tile[:])
+		kern6x16(ap, bpan, &tile[0], g.kc, aRow, aK, ldbp, 16, g.alpha)
+		for rr := 0; rr < r; rr++ {
+			crow := g.c[ci+rr*ldc : ci+rr*ldc+cols]
+			for j := range crow {
+				crow[j] += tile[rr*16+j]
 			}
 		}
 	}

@@ -2,10 +2,17 @@
 
 package policy
 
-const haveKernel = false
+const (
+	haveKernel    = false
+	haveKernel512 = false
+)
 
 func kern6x16(a, b, c *float32, k, aRow, aK, ldb, ldc int, alpha float32) {
 	panic("kern6x16 needs amd64")
+}
+
+func kern12x32(a, b0, b1, c *float32, k, aRow, aK, ldb, ldc int, alpha float32) {
+	panic("kern12x32 needs amd64")
 }
 
 func dotScores(q, k, out *float32, n, dh, ld int, scale float32) {

@@ -1,0 +1,279 @@
+package policy
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"golang.org/x/sys/cpu"
+)
+
+// skipNo512 skips a test or benchmark of the AVX-512 kernel on CPUs that
+// cannot run it.
+func skipNo512(tb testing.TB) {
+	tb.Helper()
+	if !haveKernel512 {
+		tb.Skipf("no AVX-512F here (cpu.X86.HasAVX512F=%v, AVX2+FMA=%v): only the AVX2 kernel runs", cpu.X86.HasAVX512F, haveKernel)
+	}
+}
+
+// gemmPath runs gemm32Go with the AVX-512 kernel on (wide) or off.
+func gemmPath(wide bool, tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	defer func(old bool) { haveKernel512 = old }(haveKernel512)
+	haveKernel512 = wide
+	gemm32Go(trans(tA), trans(tB), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+func randF32(rng *rand.Rand, n int) []float32 {
+	x := make([]float32, n)
+	for i := range x {
+		x[i] = float32(rng.NormFloat64())
+	}
+	return x
+}
+
+// kern12x32 gives the bits of four kern6x16 calls on its quarters, for
+// row-major and transposed a, padded leading dimensions, and k from 1 to
+// past a k block.
+func TestKern12x32MatchesKern6x16(t *testing.T) {
+	skipNo512(t)
+	rng := rand.New(rand.NewPCG(5, 12))
+	for _, k := range []int{1, 2, 3, 7, 16, 33, 255, 256, 300} {
+		for _, tA := range []bool{false, true} {
+			aRow, aK, size := k+5, 1, 12*(k+5) // a: 12 rows × k, padded
+			if tA {
+				aRow, aK, size = 1, 15, k*15 // k rows × 12, padded
+			}
+			a := randF32(rng, size)
+			ldb, ldc := 32+7, 32+3
+			b := randF32(rng, k*ldb)
+			c0 := randF32(rng, 12*ldc)
+			alpha := float32(0.3)
+			got, want := append([]float32(nil), c0...), append([]float32(nil), c0...)
+			kern12x32(&a[0], &b[0], &b[16], &got[0], k, aRow, aK, ldb, ldc, alpha)
+			for r := 0; r < 12; r += 6 {
+				for j := 0; j < 32; j += 16 {
+					kern6x16(&a[r*aRow], &b[j], &want[r*ldc+j], k, aRow, aK, ldb, ldc, alpha)
+				}
+			}
+			for i, w := range want {
+				if math.Float32bits(got[i]) != math.Float32bits(w) {
+					t.Fatalf("k=%d tA=%v: c[%d][%d] = %v (%#08x), kern6x16 gives %v (%#08x)", k, tA, i/ldc, i%ldc, got[i], math.Float32bits(got[i]), w, math.Float32bits(w))
+				}
+			}
+		}
+	}
+}
+
+// gemmCase is one product of TestGemm32AVX512MatchesAVX2.
+type gemmCase struct {
+	tA, tB      bool
+	m, n, k     int
+	alpha, beta float32
+	pad         int // extra columns of every leading dimension
+}
+
+func gemm512Cases() []gemmCase {
+	ms := []int{1, 5, 6, 7, 11, 12, 13, 18, 24, 25, 37, 121, 130}
+	ns := []int{1, 15, 16, 17, 31, 32, 33, 48, 63, 64, 65, 97}
+	ks := []int{1, 2, 7, 16, 64, 255, 256, 257, 300}
+	alphas := []float32{1, -2, 0.3}
+	betas := []float32{0, 1, 0.5, -1.5}
+	var cs []gemmCase
+	i := 0
+	for _, tA := range []bool{false, true} {
+		for _, tB := range []bool{false, true} {
+			for _, m := range ms {
+				for _, n := range ns {
+					cs = append(cs, gemmCase{tA, tB, m, n, ks[i%len(ks)], alphas[i%len(alphas)], betas[i%len(betas)], i % 3})
+					i++
+				}
+			}
+			// the model's shapes and the parallel paths (by rows, by columns)
+			cs = append(cs,
+				gemmCase{tA, tB, 1024, 64, 256, 1, 0, 0},
+				gemmCase{tA, tB, 64, 256, 1024, 1, 1, 0},
+				gemmCase{tA, tB, 200, 100, 300, -2, 0.5, 1},
+				gemmCase{tA, tB, 20, 200, 100, 0.3, 1, 2})
+		}
+	}
+	return cs
+}
+
+// The AVX-512 path of gemm32Go gives the AVX2 path's bits for every
+// transpose, sizes below, at and above the 12×32 tile, k across the k
+// blocks, alpha/beta cases and padded leading dimensions; both stay within
+// 1e-5 of a float64 reference, relative to Σ|terms| (|beta·c| + |alpha|·Σ|a·b|).
+func TestGemm32AVX512MatchesAVX2(t *testing.T) {
+	if !haveKernel {
+		t.Skip("no AVX2/FMA here: gonum's BLAS is the only path")
+	}
+	rng := rand.New(rand.NewPCG(7, 32))
+	type result struct {
+		gc            gemmCase
+		a, b          []float32
+		lda, ldb, ldc int
+		c0            []float32 // c before the product
+		c             []float32 // the AVX2 path's c
+	}
+	var res []result
+	for _, gc := range gemm512Cases() {
+		m, n, k := gc.m, gc.n, gc.k
+		ar, ac, br, bc := m, k, k, n
+		if gc.tA {
+			ar, ac = k, m
+		}
+		if gc.tB {
+			br, bc = n, k
+		}
+		lda, ldb, ldc := ac+gc.pad, bc+gc.pad, n+gc.pad
+		a, b, c0 := randF32(rng, (ar-1)*lda+ac), randF32(rng, (br-1)*ldb+bc), randF32(rng, (m-1)*ldc+n)
+		c := append([]float32(nil), c0...)
+		gemmPath(false, gc.tA, gc.tB, m, n, k, gc.alpha, a, lda, b, ldb, gc.beta, c, ldc)
+		checkRef(t, gc, a, lda, b, ldb, c0, c, ldc)
+		res = append(res, result{gc, a, b, lda, ldb, ldc, c0, c})
+	}
+	skipNo512(t)
+	for _, r := range res {
+		gc, ldc := r.gc, r.ldc
+		c := append([]float32(nil), r.c0...)
+		gemmPath(true, gc.tA, gc.tB, gc.m, gc.n, gc.k, gc.alpha, r.a, r.lda, r.b, r.ldb, gc.beta, c, ldc)
+		for i := 0; i < gc.m; i++ {
+			for j := 0; j < gc.n; j++ {
+				got, want := c[i*ldc+j], r.c[i*ldc+j]
+				if math.Float32bits(got) != math.Float32bits(want) {
+					t.Fatalf("%+v: c[%d][%d] = %v (%#08x) with AVX-512, %v (%#08x) with AVX2", gc, i, j, got, math.Float32bits(got), want, math.Float32bits(want))
+				}
+			}
+		}
+	}
+}
+
+// Two training steps of a d=64 model on 32 sequences of 32 tokens (the
+// reference workload's shape) leave the same weights, bit for bit, and
+// report the same losses on the AVX2 and the AVX-512 path.
+func TestTrainStepSameBitsAVX512(t *testing.T) {
+	skipNo512(t)
+	c := Config{Vocab: 64, Context: 32, Layers: 2, DModel: 64, Heads: 4}
+	rng := rand.New(rand.NewPCG(9, 9))
+	var batch []Sequence
+	for range 32 {
+		batch = append(batch, seqFor(rng, c, 5, 27))
+	}
+	train := func(wide bool) (*Weights, []float64) {
+		defer func(old bool) { haveKernel512 = old }(haveKernel512)
+		haveKernel512 = wide
+		w, err := NewWeights(c, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := NewTrainer(w, OptimConfig{LR: 1e-3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var losses []float64
+		for range 2 {
+			st, err := tr.SupervisedStep(batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			losses = append(losses, st.Loss)
+		}
+		return w, losses
+	}
+	w2, l2 := train(false)
+	w5, l5 := train(true)
+	for i, l := range l2 {
+		if math.Float64bits(l) != math.Float64bits(l5[i]) {
+			t.Fatalf("step %d: loss %v with AVX2, %v with AVX-512", i+1, l, l5[i])
+		}
+	}
+	for i, p := range w2.Params {
+		for j, x := range p.Data {
+			if y := w5.Params[i].Data[j]; math.Float32bits(x) != math.Float32bits(y) {
+				t.Fatalf("%s[%d] = %v with AVX2, %v with AVX-512", p.Name, j, x, y)
+			}
+		}
+	}
+}
+
+// checkRef holds c (the product of case gc from c0) to a float64 reference.
+func checkRef(t *testing.T, gc gemmCase, a []float32, lda int, b []float32, ldb int, c0, c []float32, ldc int) {
+	t.Helper()
+	for i := 0; i < gc.m; i++ {
+		for j := 0; j < gc.n; j++ {
+			var sum, abs float64
+			for p := 0; p < gc.k; p++ {
+				ai, bi := i*lda+p, p*ldb+j
+				if gc.tA {
+					ai = p*lda + i
+				}
+				if gc.tB {
+					bi = j*ldb + p
+				}
+				av, bv := a[ai], b[bi]
+				sum += float64(av) * float64(bv)
+				abs += math.Abs(float64(av) * float64(bv))
+			}
+			ref := float64(gc.alpha)*sum + float64(gc.beta)*float64(c0[i*ldc+j])
+			scale := math.Abs(float64(gc.alpha))*abs + math.Abs(float64(gc.beta)*float64(c0[i*ldc+j]))
+			if got := float64(c[i*ldc+j]); math.Abs(got-ref) > 1e-5*scale {
+				t.Fatalf("%+v: c[%d][%d] = %v, float64 reference %v (scale %v)", gc, i, j, got, ref, scale)
+			}
+		}
+	}
+}
+
+// BenchmarkGemm32 times gemm32Go at the products of the reference models
+// (d=64 and d=128, feed-forward width 4d, 32×32 tokens): the feed-forward
+// layer up and down, the input gradient (b transposed) and the weight
+// gradient (a transposed), on the AVX2 and the AVX-512 path.
+func BenchmarkGemm32(b *testing.B) {
+	for _, d := range []int{64, 128} {
+		for _, s := range []struct {
+			tA, tB  bool
+			m, k, n int
+		}{
+			{false, false, 1024, d, 4 * d},
+			{false, false, 1024, 4 * d, d},
+			{false, true, 1024, 4 * d, d},
+			{true, false, d, 1024, 4 * d},
+		} {
+			name := fmt.Sprintf("d=%d/%s%s_m%d_k%d_n%d", d, tn(s.tA), tn(s.tB), s.m, s.k, s.n)
+			b.Run(name+"/avx2", func(b *testing.B) { benchGemm(b, false, s.tA, s.tB, s.m, s.n, s.k) })
+			b.Run(name+"/avx512", func(b *testing.B) { skipNo512(b); benchGemm(b, true, s.tA, s.tB, s.m, s.n, s.k) })
+		}
+	}
+}
+
+// tn names a transpose flag as BLAS does.
+func tn(t bool) string {
+	if t {
+		return "T"
+	}
+	return "N"
+}
+
+func benchGemm(b *testing.B, wide, tA, tB bool, m, n, k int) {
+	if !haveKernel {
+		b.Skip("no AVX2/FMA here")
+	}
+	rng := rand.New(rand.NewPCG(3, 3))
+	lda, ldb := k, n
+	if tA {
+		lda = m
+	}
+	if tB {
+		ldb = k
+	}
+	x, y, c := randF32(rng, m*k), randF32(rng, k*n), make([]float32, m*n)
+	defer func(old bool) { haveKernel512 = old }(haveKernel512)
+	haveKernel512 = wide
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		gemm32Go(trans(tA), trans(tB), m, n, k, 1, x, lda, y, ldb, 0, c, n)
+	}
+	b.ReportMetric(2*float64(m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
