@@ -43,7 +43,7 @@ func References(ctx context.Context, entries []Entry, out string, reg *envs.Regi
 func reference(ctx context.Context, e Entry, out string, reg *envs.Registry, oracles *eval.Oracles) (Reference, error) {
 	cfg := eval.DefaultConfig()
 	cfg.Envs = []string{e.Cfg.Env.ID}
-	cfg.EnvOptions = e.Cfg.Env.Options
+	cfg.EnvOptions = e.Cfg.EvalEnv().Options // random play on the held-out evaluation's env
 	cfg.Episodes = e.Cfg.Eval.Episodes
 	cfg.SeedBase = e.Cfg.Eval.SeedBase
 	cfg.Concurrency = 8

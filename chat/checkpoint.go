@@ -10,11 +10,11 @@ import (
 // Settings say how a checkpoint reads and answers: how its training run
 // rendered observations and sampled.
 type Settings struct {
-	Format     Format // env.history and env.history_keep of the run
-	MaxTokens  int    // sample.max_new_tokens of the run
-	RequireEOS bool   // sample.require_eos: the run sent an unfinished answer as ""
-	EnvID      string // env.id of the run
-	EnvOptions map[string]any
+	Format     Format         // env.history and env.history_keep of the run
+	MaxTokens  int            // sample.max_new_tokens of the run
+	RequireEOS bool           // sample.require_eos: the run sent an unfinished answer as ""
+	EnvID      string         // env.id of the run
+	EnvOptions map[string]any // the env options of the run's held-out evaluation (eval.options over env.options)
 }
 
 // CheckpointSettings reads the settings from the training config that
@@ -38,6 +38,6 @@ func CheckpointSettings(ck *policy.Checkpoint) (Settings, error) {
 		MaxTokens:  cfg.Sample.MaxNewTokens,
 		RequireEOS: cfg.Sample.RequireEOS,
 		EnvID:      cfg.Env.ID,
-		EnvOptions: cfg.Env.Options,
+		EnvOptions: cfg.EvalEnv().Options,
 	}, nil
 }

@@ -114,6 +114,27 @@ type EvalConfig struct {
 	Every    int    `yaml:"every"`     // iterations between evaluations; 0: only at the end
 	Episodes int    `yaml:"episodes"`  // held-out episodes (seeds seed_base … seed_base+episodes−1)
 	SeedBase uint64 `yaml:"seed_base"` // first held-out seed; training seeds never collide with these
+	// Options are env options for the evaluation only, each replacing
+	// env.options' value of its key, e.g. {split: test} to evaluate on
+	// questions no training episode asks (qa:Fictional-*).
+	Options EnvOptions `yaml:"options,omitempty"`
+}
+
+// EvalEnv is the env config of the held-out evaluation: env with
+// eval.options over env.options.
+func (c Config) EvalEnv() EnvConfig {
+	ec := c.Env
+	if len(c.Eval.Options) == 0 {
+		return ec
+	}
+	ec.Options = make(EnvOptions, len(c.Env.Options)+len(c.Eval.Options))
+	for k, v := range c.Env.Options {
+		ec.Options[k] = v
+	}
+	for k, v := range c.Eval.Options {
+		ec.Options[k] = v
+	}
+	return ec
 }
 
 // CheckpointConfig says when checkpoints are written.

@@ -290,3 +290,22 @@ func TestEmptyConfigFileRefused(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, DefaultConfig(), c)
 }
+
+// eval.options replace env.options' values for the evaluation only; -set
+// reaches them one key at a time, as env.options.
+func TestEvalOptions(t *testing.T) {
+	c, err := Parse([]byte("env:\n  options: {style: brief, split: train}\neval:\n  options: {split: test}\n"), []string{"eval.options.extra=3"})
+	require.NoError(t, err)
+	assert.Equal(t, EnvOptions{"style": "brief", "split": "train"}, c.Env.Options, "env.options unchanged")
+	assert.Equal(t, EnvOptions{"style": "brief", "split": "test", "extra": 3}, c.EvalEnv().Options)
+	c.Env.Options["style"] = "gem"
+	assert.Equal(t, "gem", c.EvalEnv().Options["style"], "EvalEnv reads env.options as they are now")
+	c.EvalEnv().Options["style"] = "x"
+	assert.Equal(t, "gem", c.Env.Options["style"], "EvalEnv's options are a copy")
+
+	c, err = Parse([]byte("env:\n  options: {style: brief}\n"), nil)
+	require.NoError(t, err)
+	assert.Equal(t, c.Env, c.EvalEnv(), "no eval.options: the training env")
+	_, err = Parse(nil, []string{"eval.options.split.x=1"})
+	assert.ErrorContains(t, err, "eval.options.split is one option")
+}

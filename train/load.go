@@ -225,7 +225,7 @@ func yamlKeys(t reflect.Type) []string {
 
 // Set applies one override "section.key=value" (or "key=value" at the top
 // level; "env.options.NAME=value" sets one env option and
-// "env.options={a: 1, b: x}" replaces them all). The value is parsed as
+// "env.options={a: 1, b: x}" replaces them all; eval.options likewise). The value is parsed as
 // YAML, so numbers, booleans, strings and maps all work.
 func (c *Config) Set(kv string) error {
 	key, val, ok := strings.Cut(kv, "=")
@@ -236,18 +236,23 @@ func (c *Config) Set(kv string) error {
 		return fmt.Errorf("override %s: want key=value, e.g. algo.gamma=0.9", envs.Excerpt(kv))
 	}
 	parts := strings.Split(key, ".")
-	if len(parts) > 3 && parts[0] == "env" && parts[1] == "options" {
-		return fmt.Errorf("override %s: env.options.%s is one option, it has no keys: set env.options.%s=VALUE (a YAML value, e.g. env.options.%s={%s: 1})", key, parts[2], parts[2], parts[2], parts[3])
-	}
-	if len(parts) == 3 && parts[0] == "env" && parts[1] == "options" {
+	if len(parts) >= 3 && (parts[0] == "env" || parts[0] == "eval") && parts[1] == "options" {
+		sec := parts[0] + ".options"
+		if len(parts) > 3 {
+			return fmt.Errorf("override %s: %s.%s is one option, it has no keys: set %s.%s=VALUE (a YAML value, e.g. %s.%s={%s: 1})", key, sec, parts[2], sec, parts[2], sec, parts[2], parts[3])
+		}
 		var v any
 		if err := yaml.Unmarshal([]byte(val), &v); err != nil {
 			return fmt.Errorf("override %s: value %s: %v", key, envs.Excerpt(val), short(err))
 		}
-		if c.Env.Options == nil {
-			c.Env.Options = map[string]any{}
+		opts := &c.Env.Options
+		if parts[0] == "eval" {
+			opts = &c.Eval.Options
 		}
-		c.Env.Options[parts[2]] = v
+		if *opts == nil {
+			*opts = map[string]any{}
+		}
+		(*opts)[parts[2]] = v
 		return nil
 	}
 	target, err := c.field(key)

@@ -63,6 +63,9 @@ type runner struct {
 	dir     string
 	obs     Observer
 	newEnv  func() (envs.Env, error)
+	// newEvalEnv makes the held-out evaluation's env (eval.options over
+	// env.options); newEnv's when there are none
+	newEvalEnv func() (envs.Env, error)
 
 	tok     *policy.Tokenizer
 	w, cw   *policy.Weights
@@ -84,7 +87,7 @@ func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (Res
 	if err := cfg.Validate(); err != nil {
 		return Result{Dir: opts.Dir}, err
 	}
-	r := &runner{cfg: cfg, dir: opts.Dir, obs: opts.Observer, newEnv: envFactory(reg, cfg.Env), start: time.Now()}
+	r := &runner{cfg: cfg, dir: opts.Dir, obs: opts.Observer, newEnv: envFactory(reg, cfg.Env), newEvalEnv: envFactory(reg, cfg.EvalEnv()), start: time.Now()}
 	if r.obs == nil {
 		r.obs = nopObserver{}
 	}
@@ -104,6 +107,17 @@ func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (Res
 	}
 	if err != nil {
 		return r.result(), err
+	}
+	if len(cfg.Eval.Options) > 0 {
+		// the evaluation's env, made once now: a bad eval.options key
+		// fails here, not at the first evaluation
+		evalProbe, err := r.newEvalEnv()
+		if err != nil {
+			return r.result(), fmt.Errorf("eval.options: %w", err)
+		}
+		if c, ok := evalProbe.(io.Closer); ok {
+			c.Close()
+		}
 	}
 	if opts.Resume {
 		err = r.resume()
@@ -337,7 +351,7 @@ func (r *runner) evaluate(ctx context.Context, it int) (EvalResult, error) {
 	for i := range seeds {
 		seeds[i] = r.cfg.Eval.SeedBase + uint64(i)
 	}
-	ec, err := rollout.NewCollector(min(r.cfg.Env.NumEnvs, len(seeds)), r.newEnv, &greedy)
+	ec, err := rollout.NewCollector(min(r.cfg.Env.NumEnvs, len(seeds)), r.newEvalEnv, &greedy)
 	if err != nil {
 		return EvalResult{}, err
 	}

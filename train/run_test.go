@@ -5,13 +5,16 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/algo"
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/builtin"
+	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/gemgo/gemgo/metrics"
 	"github.com/gemgo/gemgo/policy"
 )
@@ -210,4 +213,42 @@ func TestInterruptInWarmup(t *testing.T) {
 	_, err = Run(context.Background(), cfg, builtin.Registry(), Options{Dir: dir, Observer: &recordObserver{}})
 	require.NoError(t, err)
 	assert.FileExists(t, filepath.Join(dir, CheckpointFile))
+}
+
+// The held-out evaluation plays env.options with eval.options over them;
+// training never does, and a bad eval option fails before any training.
+func TestEvalOptionsReachTheEvaluation(t *testing.T) {
+	reg := envs.NewRegistry()
+	var mu sync.Mutex
+	made := map[int]int{} // turn limit → envs made with it
+	require.NoError(t, reg.Register("test:toy", func(o *envs.Options) (envs.Env, error) {
+		turns := o.Int("turns", 3, 1, 9)
+		mu.Lock()
+		made[turns]++
+		mu.Unlock()
+		return &envtest.Toy{MaxTurns: turns}, nil
+	}))
+	cfg := tinyConfig("rebn")
+	cfg.Env.ID = "test:toy"
+	cfg.Env.Options = EnvOptions{"turns": 3}
+	cfg.Eval.Options = EnvOptions{"turns": 1}
+	obs := &recordObserver{}
+	_, err := Run(context.Background(), cfg, reg, Options{Dir: t.TempDir(), Observer: obs})
+	require.NoError(t, err)
+	require.NotEmpty(t, obs.evals)
+	for _, e := range obs.evals {
+		assert.Equal(t, 1.0, e.MeanTurns, "a held-out episode has one turn at eval.options' turn limit")
+	}
+	// Every env at the evaluation's limit is the start-up check's or one of
+	// an evaluation's 8 slots (num_envs); every other is training's.
+	assert.Equal(t, 1+8*len(obs.evals), made[1], "envs made with eval.options")
+	assert.Positive(t, made[3], "envs made with env.options")
+
+	cfg.Eval.Options = EnvOptions{"turns": 12}
+	dir := t.TempDir()
+	_, err = Run(context.Background(), cfg, reg, Options{Dir: dir})
+	require.ErrorContains(t, err, "eval.options")
+	require.ErrorContains(t, err, "turns")
+	_, statErr := os.Stat(filepath.Join(dir, CheckpointFile))
+	assert.True(t, os.IsNotExist(statErr), "nothing trained")
 }

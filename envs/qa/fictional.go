@@ -88,7 +88,9 @@ func (n *namer) word(minSyl, maxSyl int) string {
 }
 
 // GenerateFictional builds the world from its fixed seed: 6 countries, 30
-// cities, 90 people and 45 companies; 270 one-hop and 135 two-hop questions.
+// cities, 90 people and 45 companies; 270 one-hop and 135 two-hop questions,
+// each marked "train" or "test" (a fifth of the entities' questions are
+// "test").
 func GenerateFictional() FictionalWorld {
 	r := rand.New(rand.NewPCG(20251007, 42))
 	nm := &namer{r: r, used: map[string]bool{}}
@@ -116,8 +118,17 @@ func GenerateFictional() FictionalWorld {
 	doc := func(id, title, text string) {
 		writeJSONL(&corpus, map[string]any{"id": id, "contents": fmt.Sprintf("%q\n%s", title, text)})
 	}
-	q := func(buf *bytes.Buffer, question string, answers ...string) {
-		writeJSONL(buf, map[string]any{"question": question, "answers": answers})
+	// split names the set a question belongs to: every fifth person and
+	// every fifth company (the entity the question names) is held out, so
+	// a test question asks about an entity no training question names.
+	split := func(entity int) string {
+		if entity%5 == 4 {
+			return "test"
+		}
+		return "train"
+	}
+	q := func(buf *bytes.Buffer, entity int, question string, answers ...string) {
+		writeJSONL(buf, map[string]any{"question": question, "answers": answers, "split": split(entity)})
 	}
 	for i, c := range countries {
 		var names []string
@@ -142,21 +153,21 @@ func GenerateFictional() FictionalWorld {
 		doc(fmt.Sprintf("company-%d", i), c.name, fmt.Sprintf("%s is a maker of %s, founded in %d by %s. Its headquarters are in %s.", c.name, c.product, c.founded, people[c.founder].name, cities[c.hq].name))
 	}
 	// One hop: the answer is in the document of the entity named.
-	for _, p := range people {
-		q(&one, fmt.Sprintf("In which city was %s born?", p.name), cities[p.city].name)
-		q(&one, fmt.Sprintf("What is the profession of %s?", p.name), p.job)
+	for i, p := range people {
+		q(&one, i, fmt.Sprintf("In which city was %s born?", p.name), cities[p.city].name)
+		q(&one, i, fmt.Sprintf("What is the profession of %s?", p.name), p.job)
 	}
-	for _, c := range companies {
-		q(&one, fmt.Sprintf("Who founded %s?", c.name), people[c.founder].name)
-		q(&one, fmt.Sprintf("What does %s make?", c.name), c.product)
+	for i, c := range companies {
+		q(&one, i, fmt.Sprintf("Who founded %s?", c.name), people[c.founder].name)
+		q(&one, i, fmt.Sprintf("What does %s make?", c.name), c.product)
 	}
 	// Two hops: the document of the entity named names a second entity,
 	// whose document holds the answer.
-	for _, c := range companies {
+	for i, c := range companies {
 		f := people[c.founder]
-		q(&two, fmt.Sprintf("In which city was the founder of %s born?", c.name), cities[f.city].name)
-		q(&two, fmt.Sprintf("In which country are the headquarters of %s?", c.name), countries[cities[c.hq].country].name)
-		q(&two, fmt.Sprintf("What is the profession of the founder of %s?", c.name), f.job)
+		q(&two, i, fmt.Sprintf("In which city was the founder of %s born?", c.name), cities[f.city].name)
+		q(&two, i, fmt.Sprintf("In which country are the headquarters of %s?", c.name), countries[cities[c.hq].country].name)
+		q(&two, i, fmt.Sprintf("What is the profession of the founder of %s?", c.name), f.job)
 	}
 	return FictionalWorld{Corpus: corpus.Bytes(), OneHop: one.Bytes(), TwoHop: two.Bytes()}
 }

@@ -119,16 +119,20 @@ var fictionalIDs = []struct {
 	id, desc string
 	data     *string
 }{
-	{"qa:Fictional-v0-onehop", "270 questions about an invented world whose facts exist only in its corpus (search tool); one document holds each answer", &fictionalOneHop},
-	{"qa:Fictional-v0-twohop", "135 questions about an invented world (search tool); the answer needs two documents, the second named in the first", &fictionalTwoHop},
+	{"qa:Fictional-v0-onehop", "270 questions about an invented world whose facts exist only in its corpus (search tool); one document holds each answer; option split: all, train (216) or test (54, about entities no training question names)", &fictionalOneHop},
+	{"qa:Fictional-v0-twohop", "135 questions about an invented world (search tool); the answer needs two documents, the second named in the first; option split: all, train (108) or test (27)", &fictionalTwoHop},
 }
 
 func registerFictional(r *envs.Registry) error {
 	for _, f := range fictionalIDs {
 		f := f
 		if err := r.RegisterDesc(f.id, f.desc, func(o *envs.Options) (envs.Env, error) {
+			split := o.String("split", "all", "all", "train", "test")
 			recs, err := task.ReadJSONL(strings.NewReader(*f.data), f.id)
 			if err != nil {
+				return nil, err
+			}
+			if recs, err = splitRecords(recs, f.id, split); err != nil {
 				return nil, err
 			}
 			items, err := LoadItems(recs, f.id, "question", "answers")
@@ -141,4 +145,23 @@ func registerFictional(r *envs.Registry) error {
 		}
 	}
 	return nil
+}
+
+// splitRecords keeps the records of one split ("train" or "test", each
+// record's split field); "all" keeps every record.
+func splitRecords(recs []task.Record, name, split string) ([]task.Record, error) {
+	if split == "all" {
+		return recs, nil
+	}
+	var kept []task.Record
+	for _, rec := range recs {
+		s, err := rec.String(name, "split")
+		if err != nil {
+			return nil, err
+		}
+		if s == split {
+			kept = append(kept, rec)
+		}
+	}
+	return kept, nil
 }

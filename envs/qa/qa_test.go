@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -90,4 +91,64 @@ func TestJSONL(t *testing.T) {
 	wrong := writeFile(t, `{"question": "x", "answers": [{"text": "y"}]}`+"\n")
 	_, err = r.Make("qa:jsonl", envs.With("path", wrong))
 	require.ErrorContains(t, err, `item 0`)
+}
+
+// The fictional sets' split option: train and test partition the
+// questions, each env plays only its split's questions, and no test
+// question names an entity that a training question names.
+func TestFictionalSplit(t *testing.T) {
+	r := registry(t)
+	for _, tc := range []struct {
+		id          string
+		train, test int
+	}{{"qa:Fictional-v0-onehop", 216, 54}, {"qa:Fictional-v0-twohop", 108, 27}} {
+		questions := map[string]map[string]bool{}
+		for _, split := range []string{"all", "train", "test"} {
+			e, err := r.Make(tc.id, envs.With("split", split))
+			require.NoError(t, err)
+			questions[split] = map[string]bool{}
+			for seed := range uint64(1000) {
+				obs, _, err := e.Reset(seed)
+				require.NoError(t, err)
+				questions[split][obs] = true
+			}
+		}
+		assert.Len(t, questions["train"], tc.train, tc.id)
+		assert.Len(t, questions["test"], tc.test, tc.id)
+		assert.Len(t, questions["all"], tc.train+tc.test, tc.id)
+		for q := range questions["test"] {
+			assert.False(t, questions["train"][q], "%s: %q in both splits", tc.id, q)
+			assert.True(t, questions["all"][q])
+			entity := fictionalEntity(t, q)
+			for tq := range questions["train"] {
+				assert.NotContains(t, tq, entity, "%s: the test entity %q is named in a training question", tc.id, entity)
+			}
+		}
+	}
+	_, err := r.Make("qa:Fictional-v0-onehop", envs.With("split", "dev"))
+	require.ErrorContains(t, err, "split")
+	require.ErrorContains(t, err, "all, train, test")
+}
+
+// fictionalEntity returns the entity a fictional question names, from the
+// generator's seven question templates.
+func fictionalEntity(t *testing.T, q string) string {
+	t.Helper()
+	for _, re := range fictionalTemplates {
+		if m := re.FindStringSubmatch(q); m != nil {
+			return m[1]
+		}
+	}
+	t.Fatalf("no template matches %q", q)
+	return ""
+}
+
+var fictionalTemplates = []*regexp.Regexp{
+	regexp.MustCompile(`^In which city was the founder of (.+) born\?`),
+	regexp.MustCompile(`^In which country are the headquarters of (.+)\?`),
+	regexp.MustCompile(`^What is the profession of the founder of (.+)\?`),
+	regexp.MustCompile(`^In which city was (.+) born\?`),
+	regexp.MustCompile(`^What is the profession of (.+)\?`),
+	regexp.MustCompile(`^Who founded (.+)\?`),
+	regexp.MustCompile(`^What does (.+) make\?`),
 }
