@@ -127,7 +127,7 @@ func run(ctx context.Context, reg *envs.Registry, args []string, stdout, stderr 
 func warnOptions(w io.Writer, spec string, trained, evalOpts map[string]any) {
 	for k, v := range trained {
 		if ev, ok := evalOpts[k]; !ok || fmt.Sprint(ev) != fmt.Sprint(v) {
-			fmt.Fprintf(w, "eval: note: %s trained with env option %s=%v, this evaluation has %s (add -opt %s=%v to match)\n", spec, k, v, optText(ev, ok), k, v)
+			fmt.Fprintf(w, "eval: note: %s was evaluated in training with env option %s=%v, this evaluation has %s (add -opt %s=%v to match)\n", spec, k, v, optText(ev, ok), k, v)
 		}
 	}
 }
