@@ -205,7 +205,7 @@ func ckptCheckWeights(what string, w *Weights, specs func(Config) []ParamSpec, t
 	}
 	want := specs(w.Config)
 	if len(w.Params) != len(want) {
-		return fmt.Errorf("%s: %d parameters, the config wants %d", what, len(w.Params), len(want))
+		return fmt.Errorf("%s: %d parameters, the config wants %d%s", what, len(w.Params), len(want), tieHint(w, want))
 	}
 	for i, s := range want {
 		p := w.Params[i]

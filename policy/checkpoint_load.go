@@ -112,7 +112,11 @@ func UnmarshalCheckpoint(data []byte) (*Checkpoint, error) {
 	}
 	if len(extra) > 0 {
 		slices.Sort(extra)
-		return nil, fmt.Errorf("unexpected tensors %s: the stored configs do not call for them", listNames(extra))
+		hint := ""
+		if c.Config.TieEmbeddings && slices.ContainsFunc(extra, func(n string) bool { return strings.HasSuffix(n, "/wout") }) {
+			hint = " (the stored config has model.tie_embeddings = true: a tied model has no wout, its logits read tok_emb)"
+		}
+		return nil, fmt.Errorf("unexpected tensors %s: the stored configs do not call for them%s", listNames(extra), hint)
 	}
 	// Validated again, as on save: the tokenizer must fit the models.
 	if _, err := c.check(); err != nil {
@@ -191,7 +195,11 @@ func (r tensorReader) take(group string, s ParamSpec) ([]float32, error) {
 	name := group + "/" + s.Name
 	v, ok := r.views[name]
 	if !ok {
-		return nil, fmt.Errorf("missing tensor %q (shape %v) that the stored config calls for", name, s.Shape)
+		hint := ""
+		if s.Name == "wout" {
+			hint = " (the stored config has model.tie_embeddings = false: an untied model needs its output matrix wout)"
+		}
+		return nil, fmt.Errorf("missing tensor %q (shape %v) that the stored config calls for%s", name, s.Shape, hint)
 	}
 	r.used[name] = true
 	if v.DType() != safetensors.F32 {

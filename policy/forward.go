@@ -202,7 +202,12 @@ func attend(out, q, kc, vc []float32, pos, heads int, sc []float32) {
 }
 
 // logits writes the output projection of the hidden rows (n × d) into dst
-// (n × vocab).
+// (n × vocab): hidden·wout + bout, or hidden·tok_embᵀ + bout with tied
+// embeddings.
 func (dc *decoder) logits(dst, hidden []float32, n int) {
+	if dc.c.TieEmbeddings {
+		linearFwdT(dst, hidden, dc.p["tok_emb"], dc.p["bout"], n, dc.c.DModel, dc.c.Vocab)
+		return
+	}
 	linearFwd(dst, hidden, dc.p["wout"], dc.p["bout"], n, dc.c.DModel, dc.c.Vocab)
 }

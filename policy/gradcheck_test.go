@@ -151,30 +151,43 @@ func TestGradAttention(t *testing.T) {
 		[][]float64{randData(rng, n*d, 1), randData(rng, n*d, 1), randData(rng, n*d, 1)}, rng)
 }
 
+// The head, untied (w is in×out) and tied (w is tok_emb, out×in, read
+// transposed), against finite differences, with some, all or no rows read.
 func TestGradHead(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	n, in, out := 7, 5, 6
-	for _, target := range [][]int{
-		{-1, 2, 0, -1, -1, 5, 1}, // some rows read
-		{1, 1, 1, 1, 1, 1, 1},    // every row
-		{-1, -1, -1, -1, -1, -1, -1},
-	} {
-		k := newHeadK[float64](n, in, out, target)
-		x, w, b := randData(rng, n*in, 1), randData(rng, in*out, 1), randData(rng, out, 1)
-		checkKernel(t, k, []tensor.Shape{{n, in}, {in, out}, {out}}, [][]float64{x, w, b}, rng)
-
-		// The rows read are the full projection's; the others are zero.
-		y := make([]float64, n*out)
-		k.forward(y, [][]float64{x, w, b})
-		full := make([]float64, n*out)
-		linearFwd(full, x, w, b, n, in, out)
-		for i, tg := range target {
-			for j := 0; j < out; j++ {
-				want := 0.0
-				if tg >= 0 {
-					want = full[i*out+j]
+	for _, tied := range []bool{false, true} {
+		for _, target := range [][]int{
+			{-1, 2, 0, -1, -1, 5, 1}, // some rows read
+			{1, 1, 1, 1, 1, 1, 1},    // every row
+			{-1, -1, -1, -1, -1, -1, -1},
+		} {
+			k := newHeadK[float64](n, in, out, tied, target)
+			x, w, b := randData(rng, n*in, 1), randData(rng, in*out, 1), randData(rng, out, 1)
+			wShape, wt := tensor.Shape{in, out}, w // wt: w as in×out
+			if tied {
+				wShape, wt = tensor.Shape{out, in}, make([]float64, in*out)
+				for i := 0; i < out; i++ {
+					for j := 0; j < in; j++ {
+						wt[j*out+i] = w[i*in+j]
+					}
 				}
-				require.InDelta(t, want, y[i*out+j], 1e-12, "row %d column %d", i, j)
+			}
+			checkKernel(t, k, []tensor.Shape{{n, in}, wShape, {out}}, [][]float64{x, w, b}, rng)
+
+			// The rows read are the full projection's; the others are zero.
+			y := make([]float64, n*out)
+			k.forward(y, [][]float64{x, w, b})
+			full := make([]float64, n*out)
+			linearFwd(full, x, wt, b, n, in, out)
+			for i, tg := range target {
+				for j := 0; j < out; j++ {
+					want := 0.0
+					if tg >= 0 {
+						want = full[i*out+j]
+					}
+					require.InDelta(t, want, y[i*out+j], 1e-12, "tied %v row %d column %d", tied, i, j)
+				}
 			}
 		}
 	}

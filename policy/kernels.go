@@ -62,6 +62,24 @@ func linearBwd[T Float](dx, dw, db, dy, x, w []T, n, in, out int) {
 	}
 }
 
+// linearFwdT computes y = x·wᵀ + b for x (n×in), w (out×in), b (out), y
+// (n×out): the output projection of a model with tied embeddings, whose w
+// is tok_emb (vocab×d).
+func linearFwdT[T Float](y, x, w, b []T, n, in, out int) {
+	for i := 0; i < n; i++ {
+		copy(y[i*out:(i+1)*out], b)
+	}
+	gemm(false, true, n, out, in, 1, x, in, w, in, 1, y, out)
+}
+
+// linearBwdT writes dx = dy·w, dw = dyᵀ·x and db = colsum(dy), the
+// gradients of linearFwdT.
+func linearBwdT[T Float](dx, dw, db, dy, x, w []T, n, in, out int) {
+	gemm(false, false, n, in, out, 1, dy, out, w, in, 0, dx, in)
+	gemm(true, false, out, in, n, 1, dy, out, x, in, 0, dw, in)
+	linearBwd(nil, nil, db, dy, nil, nil, n, in, out)
+}
+
 // layerNormFwd normalises each of the n rows of x (width d) and applies gain g
 // and shift b; it stores each row's mean and reciprocal std in mean and rstd.
 func layerNormFwd[T Float](y, x, g, b, mean, rstd []T, n, d int) {

@@ -87,7 +87,13 @@ func newGraph[T Float](w *Weights, params [][]T, b, length int, critic bool) (*g
 		gr.cost = must(apply[T](gr.vloss, v))
 	} else {
 		gr.loss = newPolicyLossK[T](n, c.Vocab)
-		logits := must(apply[T](newHeadK[T](n, d, c.Vocab, gr.loss.target), x, P("wout"), P("bout"))) // (n, vocab), loss rows only
+		wout := P("wout") // (d, vocab)
+		if c.TieEmbeddings {
+			// (vocab, d), read transposed: the node feeds the embedding
+			// too, and Gorgonia sums the two gradients.
+			wout = P("tok_emb")
+		}
+		logits := must(apply[T](newHeadK[T](n, d, c.Vocab, c.TieEmbeddings, gr.loss.target), x, wout, P("bout"))) // (n, vocab), loss rows only
 		gr.cost = must(apply[T](gr.loss, logits))
 	}
 	if err != nil {

@@ -72,32 +72,38 @@ func paramNames(w *Weights) []string {
 
 // The whole policy graph (embedding, layer norms, attention, GELU MLP,
 // output projection, fused loss) against finite differences, for each loss
-// form; the batch is padded (3 sequences in a bucket of 4).
+// form, untied and with tied embeddings (where tok_emb's gradient sums the
+// embedding's and the output projection's); the batch is padded (3
+// sequences in a bucket of 4).
 func TestGradPolicyGraph(t *testing.T) {
-	for _, lc := range []LossConfig{
-		{Kind: PG, Agg: TokenMean},
-		{Kind: Clip, ClipEps: 0.2, Agg: SeqMeanTokenMean},
-		{Kind: Clip, ClipEps: 0.1, EntropyCoef: 0.3, KLCoef: 0.5, Agg: SeqMeanTokenSum},
-	} {
-		w := randomWeights(t, gradConfig, false, 21)
-		params := float64Params(w)
-		gr, err := newGraph(w, params, 4, 8, false)
-		require.NoError(t, err)
-		rng := rand.New(rand.NewPCG(5, 5))
-		var batch []Sequence
-		for _, n := range [][2]int{{2, 5}, {4, 3}, {1, 7}} {
-			s := Sequence{Prompt: randomTokens(rng, n[0], gradConfig.Vocab), Response: randomTokens(rng, n[1], gradConfig.Vocab)}
-			for range n[1] {
-				s.Advantages = append(s.Advantages, float32(rng.NormFloat64()))
-				// log-probs near the model's (≈ −log 7 ≈ −1.95) so some ratios fall inside the clip range, some outside
-				s.OldLogProbs = append(s.OldLogProbs, float32(-2+0.4*rng.NormFloat64()))
-				s.RefLogProbs = append(s.RefLogProbs, float32(-2+0.4*rng.NormFloat64()))
+	for _, tied := range []bool{false, true} {
+		cfg := gradConfig
+		cfg.TieEmbeddings = tied
+		for _, lc := range []LossConfig{
+			{Kind: PG, Agg: TokenMean},
+			{Kind: Clip, ClipEps: 0.2, Agg: SeqMeanTokenMean},
+			{Kind: Clip, ClipEps: 0.1, EntropyCoef: 0.3, KLCoef: 0.5, Agg: SeqMeanTokenSum},
+		} {
+			w := randomWeights(t, cfg, false, 21)
+			params := float64Params(w)
+			gr, err := newGraph(w, params, 4, 8, false)
+			require.NoError(t, err)
+			rng := rand.New(rand.NewPCG(5, 5))
+			var batch []Sequence
+			for _, n := range [][2]int{{2, 5}, {4, 3}, {1, 7}} {
+				s := Sequence{Prompt: randomTokens(rng, n[0], cfg.Vocab), Response: randomTokens(rng, n[1], cfg.Vocab)}
+				for range n[1] {
+					s.Advantages = append(s.Advantages, float32(rng.NormFloat64()))
+					// log-probs near the model's (≈ −log 7 ≈ −1.95) so some ratios fall inside the clip range, some outside
+					s.OldLogProbs = append(s.OldLogProbs, float32(-2+0.4*rng.NormFloat64()))
+					s.RefLogProbs = append(s.RefLogProbs, float32(-2+0.4*rng.NormFloat64()))
+				}
+				batch = append(batch, s)
 			}
-			batch = append(batch, s)
+			lc = lc.withDefaults()
+			fillPolicy(gr, batch, aggWeights(batch, lc, cfg.Context), lc)
+			checkGraphGrad(t, gr, params, paramNames(w))
 		}
-		lc = lc.withDefaults()
-		fillPolicy(gr, batch, aggWeights(batch, lc, gradConfig.Context), lc)
-		checkGraphGrad(t, gr, params, paramNames(w))
 	}
 }
 

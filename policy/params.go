@@ -3,6 +3,8 @@ package policy
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strings"
 )
 
 // Config is the shape of a transformer policy (or critic).
@@ -12,6 +14,12 @@ type Config struct {
 	Layers  int `yaml:"layers" json:"layers"`   // transformer blocks
 	DModel  int `yaml:"d_model" json:"d_model"` // width of the residual stream
 	Heads   int `yaml:"heads" json:"heads"`     // attention heads; DModel must be a multiple of Heads
+	// TieEmbeddings computes the logits as h·tok_embᵀ + bout, with no output
+	// matrix wout (GPT-2's weight tying): reading a token trains the row
+	// that writing it uses, so a policy can write a name it has only read.
+	// Omitted from YAML and JSON when false, so that untied configs and
+	// checkpoints keep their bytes.
+	TieEmbeddings bool `yaml:"tie_embeddings,omitempty" json:"tie_embeddings,omitempty"`
 }
 
 // Validate checks the shape, naming the field and the allowed range.
@@ -29,6 +37,52 @@ func (c Config) Validate() error {
 		return fmt.Errorf("model.heads = %d: must be at least 1 and divide model.d_model = %d", c.Heads, c.DModel)
 	}
 	return nil
+}
+
+// Diff returns nil when c, the shape of a saved model, equals want, the
+// shape a config asks for, and otherwise an error naming each field that
+// differs.
+func (c Config) Diff(want Config) error {
+	var d []string
+	add := func(key string, have, want any) {
+		d = append(d, fmt.Sprintf("%s = %v, want %v", key, have, want))
+	}
+	if c.Vocab != want.Vocab {
+		add("the vocabulary (the tokenizer's)", c.Vocab, want.Vocab)
+	}
+	if c.Context != want.Context {
+		add("model.context", c.Context, want.Context)
+	}
+	if c.Layers != want.Layers {
+		add("model.layers", c.Layers, want.Layers)
+	}
+	if c.DModel != want.DModel {
+		add("model.d_model", c.DModel, want.DModel)
+	}
+	if c.Heads != want.Heads {
+		add("model.heads", c.Heads, want.Heads)
+	}
+	if c.TieEmbeddings != want.TieEmbeddings {
+		add("model.tie_embeddings", c.TieEmbeddings, want.TieEmbeddings)
+		d[len(d)-1] += " (a tied model has no output matrix wout: its logits read tok_emb, so the weights of one do not fit the other)"
+	}
+	if len(d) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s", strings.Join(d, "; "))
+}
+
+// tieHint explains a parameter layout mismatch that model.tie_embeddings
+// causes: w holds a wout that specs do not call for, or lacks one they do.
+func tieHint(w *Weights, specs []ParamSpec) string {
+	want := slices.ContainsFunc(specs, func(s ParamSpec) bool { return s.Name == "wout" })
+	switch has := w.Param("wout") != nil; {
+	case want && !has:
+		return " (model.tie_embeddings = false calls for an output matrix wout: these weights are a tied model's, without one)"
+	case !want && has && w.Config.TieEmbeddings:
+		return " (model.tie_embeddings = true: a tied model has no wout, its logits read tok_emb; these weights are an untied model's)"
+	}
+	return ""
 }
 
 // Param is one named parameter tensor, row-major float32. Matrices are
@@ -50,7 +104,9 @@ type ParamSpec struct {
 }
 
 // Specs lists every parameter of a model of shape c, in the fixed order used
-// by checkpoints and by the PyTorch reference's dumps (scripts/torchref).
+// by checkpoints and by the PyTorch reference's dumps (scripts/torchref,
+// untied models only). With c.TieEmbeddings there is no wout: the output
+// projection reads tok_emb transposed.
 func Specs(c Config) []ParamSpec {
 	d, ff := c.DModel, 4*c.DModel
 	s := []ParamSpec{{"tok_emb", []int{c.Vocab, d}, "normal"}, {"pos_emb", []int{c.Context, d}, "normal"}}
@@ -67,10 +123,11 @@ func Specs(c Config) []ParamSpec {
 			ParamSpec{p + "w2", []int{ff, d}, "normal"}, ParamSpec{p + "b2", []int{d}, "zeros"},
 		)
 	}
-	return append(s,
-		ParamSpec{"lnf.g", []int{d}, "ones"}, ParamSpec{"lnf.b", []int{d}, "zeros"},
-		ParamSpec{"wout", []int{d, c.Vocab}, "normal"}, ParamSpec{"bout", []int{c.Vocab}, "zeros"},
-	)
+	s = append(s, ParamSpec{"lnf.g", []int{d}, "ones"}, ParamSpec{"lnf.b", []int{d}, "zeros"})
+	if !c.TieEmbeddings {
+		s = append(s, ParamSpec{"wout", []int{d, c.Vocab}, "normal"})
+	}
+	return append(s, ParamSpec{"bout", []int{c.Vocab}, "zeros"})
 }
 
 // CriticSpecs lists every parameter of a value network of shape c: the
@@ -78,8 +135,7 @@ func Specs(c Config) []ParamSpec {
 // scalar value head vhead.w (d_model×1) and vhead.b (1) read from the final
 // layer norm's output at the last prompt token.
 func CriticSpecs(c Config) []ParamSpec {
-	s := Specs(c)
-	s = s[:len(s)-2] // drop wout, bout
+	s := slices.DeleteFunc(Specs(c), func(p ParamSpec) bool { return p.Name == "wout" || p.Name == "bout" })
 	return append(s, ParamSpec{"vhead.w", []int{c.DModel, 1}, "normal"}, ParamSpec{"vhead.b", []int{1}, "zeros"})
 }
 

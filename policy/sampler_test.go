@@ -10,14 +10,16 @@ import (
 )
 
 // The sampler's token log-probs equal the training graph's on random weights
-// and prompts of different lengths.
+// and prompts of different lengths, untied (seeds 1–4) and with tied
+// embeddings (seeds 5–6: both read tok_emb transposed for the logits).
 func TestSamplerMatchesGraph(t *testing.T) {
 	wide := Config{Vocab: 13, Context: 16, Layers: 2, DModel: 32, Heads: 2} // head width 16: the AVX2 attention path
-	for seed := uint64(1); seed <= 4; seed++ {
+	for seed := uint64(1); seed <= 6; seed++ {
 		cfg := tinyConfig
 		if seed%2 == 0 {
 			cfg = wide
 		}
+		cfg.TieEmbeddings = seed > 4
 		w := randomWeights(t, cfg, false, seed)
 		rng := rand.New(rand.NewPCG(seed, 7))
 		var prompts [][]int

@@ -56,7 +56,7 @@ func checkLayout(w *Weights, specs []ParamSpec) error {
 		return err
 	}
 	if len(w.Params) != len(specs) {
-		return fmt.Errorf("weights hold %d parameters, the model needs %d", len(w.Params), len(specs))
+		return fmt.Errorf("weights hold %d parameters, the model needs %d%s", len(w.Params), len(specs), tieHint(w, specs))
 	}
 	for i, s := range specs {
 		p := w.Params[i]

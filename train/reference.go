@@ -62,8 +62,8 @@ func (r *runner) loadReference() error {
 			return fmt.Errorf("reference policy for the KL penalty: metadata %q = %q: %v", refIterationKey, s, err)
 		}
 	}
-	if ck.Policy.Config != r.w.Config {
-		return fmt.Errorf("reference policy for the KL penalty: its model %+v differs from the run's %+v", ck.Policy.Config, r.w.Config)
+	if err := ck.Policy.Config.Diff(r.w.Config); err != nil {
+		return fmt.Errorf("reference policy for the KL penalty: its model differs from the run's: %w", err)
 	}
 	r.ref, err = policy.NewTrainer(ck.Policy, policy.OptimConfig{})
 	return err

@@ -47,8 +47,8 @@ func (r *runner) resume() error {
 		}
 	}
 	want := r.cfg.policyConfig(ck.Tokenizer.VocabSize())
-	if ck.Policy.Config != want {
-		return fmt.Errorf("resume %s: the checkpoint's model %+v differs from the config's %+v", r.dir, ck.Policy.Config, want)
+	if err := ck.Policy.Config.Diff(want); err != nil {
+		return fmt.Errorf("resume %s: the checkpoint's model differs from the config's: %w", r.dir, err)
 	}
 	if (ck.Critic != nil) != r.cfg.Algo.NeedsCritic() {
 		return fmt.Errorf("resume %s: the checkpoint's critic does not match algo.name = %s", r.dir, r.cfg.Algo.Name)
