@@ -175,6 +175,15 @@ func killGroup(pid int) error {
 	return err
 }
 
+// CanRun reports why a run under the strongest isolation this machine has
+// (Detect) could not start the program name, or nil when it can: the check
+// every Run makes first, for callers that want a setup error at start-up
+// rather than at the first run.
+func CanRun(name string) error {
+	_, err := Detect().program(name)
+	return err
+}
+
 // program resolves name, the program to run, to an absolute path, and
 // checks that a run under iso can reach it.
 func (i Isolation) program(name string) (string, error) {

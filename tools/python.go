@@ -79,6 +79,11 @@ func NewPython(cfg PythonConfig) (*Python, error) {
 	if err != nil {
 		return nil, fmt.Errorf("python tool: %w", err)
 	}
+	// A sandbox that cannot start the interpreter fails every call alike;
+	// said now, it stops a run before it trains on error observations.
+	if err := sandbox.CanRun(exe); err != nil {
+		return nil, fmt.Errorf("python tool: %w", err)
+	}
 	p := &Python{cfg: cfg, exe: exe}
 	if !cfg.FreshProcess {
 		p.server = sandbox.NewPythonServer(exe, 0)
