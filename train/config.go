@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"strings"
 
@@ -128,12 +129,8 @@ func (c Config) EvalEnv() EnvConfig {
 		return ec
 	}
 	ec.Options = make(EnvOptions, len(c.Env.Options)+len(c.Eval.Options))
-	for k, v := range c.Env.Options {
-		ec.Options[k] = v
-	}
-	for k, v := range c.Eval.Options {
-		ec.Options[k] = v
-	}
+	maps.Copy(ec.Options, c.Env.Options)
+	maps.Copy(ec.Options, c.Eval.Options)
 	return ec
 }
 
