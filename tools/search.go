@@ -25,7 +25,8 @@ type Retriever interface {
 	Retrieve(ctx context.Context, query string, k int) ([]Doc, error)
 }
 
-// CorpusFictional names the corpus shipped with the qa:Fictional tasks.
+// CorpusFictional names the corpus shipped with the qa:Fictional-v0 tasks
+// (the default); "fictional-v1" names the v1 world's (qa.BuiltinCorpora).
 const CorpusFictional = "fictional"
 
 // Search answers the first <search>…</search> of an action with the top
@@ -71,8 +72,8 @@ func NewSearchFromSpec(s Spec) (*Search, error) {
 	}
 	var idx *Index
 	var err error
-	if s.Corpus == CorpusFictional {
-		idx, err = SharedIndex("builtin:"+CorpusFictional, "", func() ([]byte, error) { return qa.FictionalCorpus(), nil })
+	if data, ok := qa.BuiltinCorpus(s.Corpus); ok {
+		idx, err = SharedIndex("builtin:"+s.Corpus, "", func() ([]byte, error) { return data, nil })
 	} else {
 		idx, err = OpenCorpus(s.Corpus, s.IndexDir)
 	}

@@ -54,7 +54,9 @@ type CallSampler interface {
 // taskNumbers returns the whole numbers written in s, in order.
 func taskNumbers(s string) []string { return numberRE.FindAllString(s, -1) }
 
-// taskWords returns the words of s: runs of letters and digits.
+// taskWords returns the words of s: runs of letters and digits, with
+// runs of letters joined by hyphens kept as one word ("Dul-ka-tal", a
+// name of the v1 fictional world, but "4" and "digit" in "4-digit").
 func taskWords(s string) []string { return wordRE.FindAllString(s, -1) }
 
 // copied is word as a sampler writes it when it copies it: a word that
@@ -71,7 +73,7 @@ func copied(word string) string {
 
 var (
 	numberRE = regexp.MustCompile(`\d+`)
-	wordRE   = regexp.MustCompile(`[\p{L}\p{N}]+`)
+	wordRE   = regexp.MustCompile(`\p{L}+(?:-\p{L}+)+|[\p{L}\p{N}]+`)
 )
 
 // Episodic is implemented by tools that hold state for one episode (an MCP

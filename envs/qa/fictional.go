@@ -9,12 +9,20 @@ import (
 	"strings"
 )
 
-// The fictional world: invented countries, cities, people and companies,
-// with facts that exist only in its corpus, so that a model can answer its
-// questions only by searching that corpus (a corpus of common knowledge
-// shows no benefit from search). GenerateFictional builds it from a fixed
-// seed; the files in data/ are its output, checked by a golden test
-// (go test ./envs/qa -run TestFictionalGolden -update rewrites them).
+// The fictional worlds: invented countries, cities, people and companies,
+// with facts that exist only in their corpus, so that a model can answer
+// their questions only by searching that corpus (a corpus of common
+// knowledge shows no benefit from search). GenerateFictional builds each
+// from a fixed seed; the files in data/ are its output, checked by a golden
+// test (go test ./envs/qa -run TestFictionalGolden -update rewrites them).
+//
+// Two worlds ship. v0 (171 documents) writes each invented name as one
+// word ("Dulwyn Dulkatal"). v1 (798 documents) writes names as hyphenated
+// syllables ("Dul-wyn Dul-ka-tal"): gemgo's tokenizer learns whole words,
+// so a name it never saw in training falls apart into single bytes, while
+// the names it trained on are one token each; with syllables, every name
+// is spelled with the same few dozen tokens, as a subword (BPE) tokenizer
+// would spell an unseen name from known pieces (docs/results.md section 5).
 
 //go:embed data/fictional_corpus.jsonl
 var fictionalCorpus []byte
@@ -25,9 +33,48 @@ var fictionalOneHop string
 //go:embed data/fictional_twohop.jsonl
 var fictionalTwoHop string
 
-// FictionalCorpus returns the shipped corpus: JSONL lines in the Search-R1
-// format, {"id": "...", "contents": "\"Title\"\ntext"}.
+//go:embed data/fictional_v1_corpus.jsonl
+var fictionalV1Corpus []byte
+
+//go:embed data/fictional_v1_onehop.jsonl
+var fictionalV1OneHop string
+
+//go:embed data/fictional_v1_twohop.jsonl
+var fictionalV1TwoHop string
+
+// FictionalCorpus returns the shipped v0 corpus: JSONL lines in the
+// Search-R1 format, {"id": "...", "contents": "\"Title\"\ntext"}.
 func FictionalCorpus() []byte { return bytes.Clone(fictionalCorpus) }
+
+// BuiltinCorpora names the shipped corpora, each world's by the name a
+// search tool's corpus key takes.
+var BuiltinCorpora = []string{"fictional", "fictional-v1"}
+
+// BuiltinCorpus returns the shipped corpus called name ("fictional": the
+// v0 world's, "fictional-v1": the v1 world's); false for another name.
+func BuiltinCorpus(name string) ([]byte, bool) {
+	switch name {
+	case "fictional":
+		return bytes.Clone(fictionalCorpus), true
+	case "fictional-v1":
+		return bytes.Clone(fictionalV1Corpus), true
+	}
+	return nil, false
+}
+
+// FictionalVersion sets a world's size, seed and name style.
+type FictionalVersion struct {
+	Name                                 string // "v0" or "v1"
+	Seed                                 uint64
+	Countries, Cities, People, Companies int
+	Syllabic                             bool // names as hyphenated syllables
+}
+
+// FictionalVersions are the shipped worlds.
+var FictionalVersions = []FictionalVersion{
+	{Name: "v0", Seed: 20251007, Countries: 6, Cities: 30, People: 90, Companies: 45},
+	{Name: "v1", Seed: 20261202, Countries: 8, Cities: 40, People: 500, Companies: 250, Syllabic: true},
+}
 
 // FictionalWorld is the generated world as files: the corpus and the
 // questions, one hop and two hops, each JSONL.
@@ -67,15 +114,19 @@ var (
 
 // namer draws invented names, never the same twice.
 type namer struct {
-	r    *rand.Rand
-	used map[string]bool
+	r        *rand.Rand
+	used     map[string]bool
+	syllabic bool // join the syllables with hyphens
 }
 
 func (n *namer) word(minSyl, maxSyl int) string {
 	for {
 		k := minSyl + n.r.IntN(maxSyl-minSyl+1)
 		var b strings.Builder
-		for range k {
+		for i := range k {
+			if i > 0 && n.syllabic {
+				b.WriteByte('-')
+			}
 			b.WriteString(syllables[n.r.IntN(len(syllables))])
 		}
 		w := b.String()
@@ -87,27 +138,28 @@ func (n *namer) word(minSyl, maxSyl int) string {
 	}
 }
 
-// GenerateFictional builds the world from its fixed seed: 6 countries, 30
-// cities, 90 people and 45 companies; 270 one-hop and 135 two-hop questions,
-// each marked "train" or "test" (a fifth of the entities' questions are
-// "test").
-func GenerateFictional() FictionalWorld {
-	r := rand.New(rand.NewPCG(20251007, 42))
-	nm := &namer{r: r, used: map[string]bool{}}
-	countries := make([]country, 6)
+// GenerateFictional builds a world from its fixed seed (v0: 6 countries,
+// 30 cities, 90 people and 45 companies; 270 one-hop and 135 two-hop
+// questions), each question marked "train" or "test" (a fifth of the
+// entities' questions are "test"). Every other person founded a company,
+// so v.Companies is at most half of v.People.
+func GenerateFictional(v FictionalVersion) FictionalWorld {
+	r := rand.New(rand.NewPCG(v.Seed, 42))
+	nm := &namer{r: r, used: map[string]bool{}, syllabic: v.Syllabic}
+	countries := make([]country, v.Countries)
 	for i := range countries {
 		n := nm.word(2, 3)
 		countries[i] = country{name: n, adj: n + "n"}
 	}
-	cities := make([]city, 30)
+	cities := make([]city, v.Cities)
 	for i := range cities {
 		cities[i] = city{name: nm.word(2, 3), country: i % len(countries), founded: 900 + r.IntN(800), trade: trades[r.IntN(len(trades))]}
 	}
-	people := make([]person, 90)
+	people := make([]person, v.People)
 	for i := range people {
 		people[i] = person{name: nm.word(2, 2) + " " + nm.word(2, 3), city: r.IntN(len(cities)), born: 1800 + r.IntN(150), job: jobs[r.IntN(len(jobs))]}
 	}
-	companies := make([]company, 45)
+	companies := make([]company, v.Companies)
 	for i := range companies {
 		f := 2 * i // every other person founded a company
 		companies[i] = company{name: nm.word(2, 3) + " " + firmSuffix[r.IntN(len(firmSuffix))], founder: f, hq: r.IntN(len(cities)),

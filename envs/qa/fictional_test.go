@@ -19,11 +19,14 @@ var update = flag.Bool("update", false, "rewrite the fictional world's files in 
 
 // The shipped files are GenerateFictional's output, byte for byte.
 func TestFictionalGolden(t *testing.T) {
-	w := GenerateFictional()
+	v0, v1 := GenerateFictional(FictionalVersions[0]), GenerateFictional(FictionalVersions[1])
 	files := map[string][]byte{
-		"fictional_corpus.jsonl": w.Corpus,
-		"fictional_onehop.jsonl": w.OneHop,
-		"fictional_twohop.jsonl": w.TwoHop,
+		"fictional_corpus.jsonl":    v0.Corpus,
+		"fictional_onehop.jsonl":    v0.OneHop,
+		"fictional_twohop.jsonl":    v0.TwoHop,
+		"fictional_v1_corpus.jsonl": v1.Corpus,
+		"fictional_v1_onehop.jsonl": v1.OneHop,
+		"fictional_v1_twohop.jsonl": v1.TwoHop,
 	}
 	for name, want := range files {
 		path := filepath.Join("data", name)
@@ -35,13 +38,25 @@ func TestFictionalGolden(t *testing.T) {
 		require.NoError(t, err)
 		assert.True(t, bytes.Equal(want, got), "%s differs from GenerateFictional's output: run go test ./envs/qa -run TestFictionalGolden -update", path)
 	}
-	assert.True(t, bytes.Equal(w.Corpus, FictionalCorpus()), "FictionalCorpus returns the shipped corpus")
+	assert.True(t, bytes.Equal(v0.Corpus, FictionalCorpus()), "FictionalCorpus returns the shipped corpus")
+	for name, want := range map[string][]byte{"fictional": v0.Corpus, "fictional-v1": v1.Corpus} {
+		got, ok := BuiltinCorpus(name)
+		assert.True(t, ok && bytes.Equal(want, got), "BuiltinCorpus(%q)", name)
+	}
+	_, ok := BuiltinCorpus("fictional-v2")
+	assert.False(t, ok)
 }
 
 // Every answer is written in the corpus, and every entity a question names
 // has its own document (so that one search for it finds the first hop).
 func TestFictionalAnswersInCorpus(t *testing.T) {
-	w := GenerateFictional()
+	for _, v := range FictionalVersions {
+		t.Run(v.Name, func(t *testing.T) { testAnswersInCorpus(t, v) })
+	}
+}
+
+func testAnswersInCorpus(t *testing.T, v FictionalVersion) {
+	w := GenerateFictional(v)
 	titles := map[string]string{}
 	var all strings.Builder
 	for _, line := range strings.Split(strings.TrimSpace(string(w.Corpus)), "\n") {
@@ -54,7 +69,7 @@ func TestFictionalAnswersInCorpus(t *testing.T) {
 		titles[title] = d.Contents
 		all.WriteString(d.Contents)
 	}
-	require.Len(t, titles, 6+30+90+45)
+	require.Len(t, titles, v.Countries+v.Cities+v.People+v.Companies)
 	for _, set := range [][]byte{w.OneHop, w.TwoHop} {
 		n := 0
 		for _, line := range strings.Split(strings.TrimSpace(string(set)), "\n") {

@@ -75,8 +75,9 @@ func newEnv(o *envs.Options, desc string, items []Item) (envs.Env, error) {
 	return task.New(task.Config{Description: desc, Index: problems(items), Style: style, FormatPenalty: penalty, Hint: hint})
 }
 
-// Register adds qa:sample, qa:jsonl and the fictional world's question
-// sets (qa:Fictional-v0-onehop, qa:Fictional-v0-twohop) to r.
+// Register adds qa:sample, qa:jsonl and the fictional worlds' question
+// sets (qa:Fictional-v0-onehop, qa:Fictional-v0-twohop and their v1
+// versions) to r.
 func Register(r *envs.Registry) error {
 	const sampleDesc = "32 general-knowledge questions written for gemgo; exact match after SQuAD normalisation, F1 in info"
 	if err := r.RegisterDesc("qa:sample", sampleDesc, func(o *envs.Options) (envs.Env, error) {
@@ -121,6 +122,8 @@ var fictionalIDs = []struct {
 }{
 	{"qa:Fictional-v0-onehop", "270 questions about an invented world whose facts exist only in its corpus (search tool); one document holds each answer; option split: all, train (216) or test (54, about entities no training question names)", &fictionalOneHop},
 	{"qa:Fictional-v0-twohop", "135 questions about an invented world (search tool); the answer needs two documents, the second named in the first; option split: all, train (108) or test (27)", &fictionalTwoHop},
+	{"qa:Fictional-v1-onehop", "1,500 questions about a larger invented world with names written as hyphenated syllables (search tool with corpus: fictional-v1); one document holds each answer; option split: all, train (1,200) or test (300, about entities no training question names)", &fictionalV1OneHop},
+	{"qa:Fictional-v1-twohop", "750 questions about the larger invented world (search tool with corpus: fictional-v1); the answer needs two documents, the second named in the first; option split: all, train (600) or test (150)", &fictionalV1TwoHop},
 }
 
 func registerFictional(r *envs.Registry) error {

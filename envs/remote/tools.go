@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/qa"
 	"github.com/gemgo/gemgo/tools"
 )
 
@@ -32,7 +33,7 @@ type hostKey struct {
 
 var hostKeys = []hostKey{
 	{"python", func(s tools.Spec) bool { return s.Python != "" }, "names a program on the server (the server runs its own python3)"},
-	{"corpus", func(s tools.Spec) bool { return s.Corpus != "" && s.Corpus != tools.CorpusFictional }, "names a file on the server (only " + tools.CorpusFictional + ", the default, is served)"},
+	{"corpus", func(s tools.Spec) bool { return s.Corpus != "" && !slices.Contains(qa.BuiltinCorpora, s.Corpus) }, "names a file on the server (only the shipped corpora are served: " + strings.Join(qa.BuiltinCorpora, ", ") + ")"},
 	{"index_dir", func(s tools.Spec) bool { return s.IndexDir != "" }, "names a directory on the server"},
 	{"url", func(s tools.Spec) bool { return s.URL != "" }, "makes the server reach another host"},
 }
