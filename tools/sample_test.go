@@ -16,7 +16,7 @@ import (
 
 // sampleStats plays episodes with the wrapped env's SampleAction alone
 // and counts wins and tool calls whose observation holds the answer.
-func sampleStats(t *testing.T, id string, spec tools.Spec, episodes int, useful func(obs, answer string) bool) (solved, usefulCalls int) {
+func sampleStats(t *testing.T, id string, spec tools.Spec, episodes int, useful func(obs, task string) bool) (solved, usefulCalls int) {
 	t.Helper()
 	inner, err := builtin.Registry().Make(id, envs.FromMap(map[string]any{"style": "brief"})...)
 	require.NoError(t, err)
@@ -26,12 +26,12 @@ func sampleStats(t *testing.T, id string, spec tools.Spec, episodes int, useful 
 	s := env.(envs.ActionSampler)
 	r := rand.New(rand.NewPCG(1, 2))
 	for seed := range uint64(episodes) {
-		_, _, err := env.Reset(seed)
+		task, _, err := env.Reset(seed)
 		require.NoError(t, err)
 		for {
 			st, err := env.Step(s.SampleAction(r))
 			require.NoError(t, err)
-			if st.Info[tools.InfoUseTool] == true && useful(st.Obs, "") {
+			if st.Info[tools.InfoUseTool] == true && useful(st.Obs, task) {
 				usefulCalls++
 			}
 			if st.Done() {
@@ -79,4 +79,16 @@ func TestSampleActionAloneRarelySolvesTheToolTasks(t *testing.T) {
 	t.Logf("qa:Fictional-v0-onehop + search: SampleAction solves %d/%d, %d searches find a document", solved, n, docs)
 	assert.LessOrEqual(t, float64(solved)/n, 0.1)
 	assert.Greater(t, docs, n/10)
+
+	named := 0
+	solved, _ = sampleStats(t, "qa:Fictional-v1-onehop", tools.Spec{Name: "search", MaxUses: 2, TopK: 1, Corpus: "fictional-v1"}, n, func(obs, task string) bool {
+		if name, _, ok := strings.Cut(strings.TrimPrefix(obs, "Doc 1(Title: "), ")"); ok && strings.Contains(task, name) {
+			named++ // found the document of the entity the question names
+			return true
+		}
+		return false
+	})
+	t.Logf("qa:Fictional-v1-onehop + search: SampleAction solves %d/%d, %d searches find the named entity's document", solved, n, named)
+	assert.LessOrEqual(t, float64(solved)/n, 0.1)
+	assert.Greater(t, named, n/10)
 }
