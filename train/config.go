@@ -79,6 +79,13 @@ type WarmupConfig struct {
 	// (tool-wrapped envs) this many times as often as random play meets it;
 	// 0 or 1: as met. The actions for an observation stay SampleAction's.
 	AfterToolWeight int `yaml:"after_tool_weight"`
+	// From starts RL from a saved policy instead: a checkpoint file (a
+	// run's reference.safetensors is its warmed-up policy) whose tokenizer
+	// and weights the run takes, skipping the vocabulary and the warm-up
+	// (the other warmup keys are then unused). The model keys must give
+	// the checkpoint's shape. Runs that share one warm-up compare what
+	// comes after it, and skip its minutes.
+	From string `yaml:"from,omitempty"`
 }
 
 // LossConfig is policy's loss plus when the KL penalty's reference moves.

@@ -166,6 +166,36 @@ func (r *runner) init(ctx context.Context) error {
 	r.src = rand.NewPCG(cfg.Seed, 0x6a09e667f3bcc908)
 	r.rng = rand.New(r.src)
 	var err error
+	if cfg.Warmup.From != "" {
+		if err := r.startFrom(cfg.Warmup.From); err != nil {
+			return err
+		}
+	} else if err := r.newPolicy(ctx); err != nil {
+		return err
+	}
+	pc := r.w.Config
+	if cfg.Loss.KLCoef > 0 {
+		if err := r.saveReference(r.w, 0); err != nil {
+			return err
+		}
+	}
+	if cfg.Algo.NeedsCritic() {
+		if r.cw, err = policy.NewCriticWeights(pc, r.rng); err != nil {
+			return err
+		}
+	}
+	if err := r.build(); err != nil {
+		return err
+	}
+	r.prog.RNG, _ = r.src.MarshalBinary()
+	return nil
+}
+
+// newPolicy builds the vocabulary from random play and a fresh policy, and
+// warms it up.
+func (r *runner) newPolicy(ctx context.Context) error {
+	cfg := r.cfg
+	var err error
 	if r.tok, err = buildTokenizer(ctx, r.newEnv, cfg.Tokenizer, cfg.Seed<<20, r.rng); err != nil {
 		return err
 	}
@@ -182,24 +212,21 @@ func (r *runner) init(ctx context.Context) error {
 		if err := warmup(ctx, wt, r.tok, r.newEnv, cfg.Warmup, pc.Context-cfg.Sample.MaxNewTokens, cfg.Seed<<24, r.rng, log); err != nil {
 			return err
 		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
 	}
-	if cfg.Loss.KLCoef > 0 {
-		if err := r.saveReference(r.w, 0); err != nil {
-			return err
-		}
+	return ctx.Err()
+}
+
+// startFrom takes the tokenizer and weights of the policy checkpoint at
+// path (warmup.from), checking that the config's model keys give its shape.
+func (r *runner) startFrom(path string) error {
+	ck, err := policy.LoadCheckpoint(path)
+	if err != nil {
+		return fmt.Errorf("warmup.from: %w", err)
 	}
-	if cfg.Algo.NeedsCritic() {
-		if r.cw, err = policy.NewCriticWeights(pc, r.rng); err != nil {
-			return err
-		}
+	if err := ck.Policy.Config.Diff(r.cfg.policyConfig(ck.Tokenizer.VocabSize())); err != nil {
+		return fmt.Errorf("warmup.from %s: its model differs from the config's: %w (set the model keys as in the run that saved it)", path, err)
 	}
-	if err := r.build(); err != nil {
-		return err
-	}
-	r.prog.RNG, _ = r.src.MarshalBinary()
+	r.tok, r.w = ck.Tokenizer, ck.Policy
 	return nil
 }
 

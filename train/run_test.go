@@ -252,3 +252,49 @@ func TestEvalOptionsReachTheEvaluation(t *testing.T) {
 	_, statErr := os.Stat(filepath.Join(dir, CheckpointFile))
 	assert.True(t, os.IsNotExist(statErr), "nothing trained")
 }
+
+// warmup.from starts RL from a saved policy: the run takes its tokenizer
+// and weights (its reference is that policy), the same config gives the
+// same numbers, and a missing file or another model shape is an error
+// that names the key.
+func TestWarmupFrom(t *testing.T) {
+	reg := builtin.Registry()
+	cfg := tinyConfig("rebn")
+	dirA := filepath.Join(t.TempDir(), "a")
+	_, err := Run(context.Background(), cfg, reg, Options{Dir: dirA, Observer: &recordObserver{}})
+	require.NoError(t, err)
+	warm := filepath.Join(dirA, ReferenceFile)
+
+	from := cfg
+	from.Warmup.From = warm
+	var runs [2][]algo.Metrics
+	for i := range runs {
+		dir := filepath.Join(t.TempDir(), "b")
+		o := &recordObserver{}
+		_, err := Run(context.Background(), from, reg, Options{Dir: dir, Observer: o})
+		require.NoError(t, err)
+		runs[i] = stable(o.iters)
+		a, err := policy.LoadCheckpoint(warm)
+		require.NoError(t, err)
+		b, err := policy.LoadCheckpoint(filepath.Join(dir, ReferenceFile))
+		require.NoError(t, err)
+		requireSameParams(t, a.Policy, b.Policy)
+		assert.Equal(t, a.Tokenizer.NumPieces(), b.Tokenizer.NumPieces())
+		for id := range a.Tokenizer.VocabSize() {
+			require.Equal(t, a.Tokenizer.TokenString(id), b.Tokenizer.TokenString(id))
+		}
+	}
+	require.Len(t, runs[0], cfg.Iterations)
+	assert.Equal(t, runs[0], runs[1], "same config and policy, same numbers")
+
+	from.Model.DModel = 32
+	_, err = Run(context.Background(), from, reg, Options{Dir: t.TempDir()})
+	assert.ErrorContains(t, err, "warmup.from")
+	assert.ErrorContains(t, err, "model differs")
+
+	from = cfg
+	from.Warmup.From = filepath.Join(t.TempDir(), "missing.safetensors")
+	_, err = Run(context.Background(), from, reg, Options{Dir: t.TempDir()})
+	assert.ErrorContains(t, err, "warmup.from")
+	assert.ErrorContains(t, err, "missing.safetensors")
+}
