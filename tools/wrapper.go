@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -87,6 +88,7 @@ func Wrap(env envs.Env, specs []Spec) (envs.Env, error) {
 	if err := ValidateSpecs(specs); err != nil {
 		return nil, err
 	}
+	specs = withTaskCorpus(env, specs)
 	ts := make([]Tool, 0, len(specs))
 	closeAll := func() {
 		for _, t := range ts {
@@ -109,6 +111,29 @@ func Wrap(env envs.Env, specs []Spec) (envs.Env, error) {
 		return nil, err
 	}
 	return w, nil
+}
+
+// CorpusNamer is implemented by envs whose answers are in a known search
+// corpus (the qa:Fictional-* worlds name their shipped corpus).
+type CorpusNamer interface {
+	SearchCorpus() string
+}
+
+// withTaskCorpus returns specs with each search tool that names neither a
+// corpus nor a retriever URL pointed at the corpus env names, if it names
+// one: a qa:Fictional-v1 task searches its own world, not the default.
+func withTaskCorpus(env envs.Env, specs []Spec) []Spec {
+	n, ok := envs.Unwrapped(env).(CorpusNamer)
+	if !ok || n.SearchCorpus() == "" {
+		return specs
+	}
+	out := slices.Clone(specs)
+	for i, s := range out {
+		if s.Resolved().Name == KindSearch && s.Corpus == "" && s.URL == "" {
+			out[i].Corpus = n.SearchCorpus()
+		}
+	}
+	return out
 }
 
 // NewEnv wraps env with tools already built, ts[i] configured by specs[i]

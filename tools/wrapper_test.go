@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -216,6 +217,32 @@ func TestPresetsResolve(t *testing.T) {
 	assert.Equal(t, 30*time.Second, Spec{Name: KindMCP}.Resolved().Timeout)
 }
 
+// A search tool with no corpus of its own searches the corpus of the
+// fictional world it wraps; one that names a corpus keeps it.
+func TestWrapSearchesTheTasksCorpus(t *testing.T) {
+	reg := builtin.Registry()
+	first := func(id string, spec Spec) string {
+		inner, err := reg.Make(id, envs.FromMap(map[string]any{"style": "brief"})...)
+		require.NoError(t, err)
+		env, err := Wrap(inner, []Spec{spec})
+		require.NoError(t, err)
+		defer env.(io.Closer).Close()
+		obs, _, err := env.Reset(0)
+		require.NoError(t, err)
+		name := taskName(obs)
+		require.NotEmpty(t, name)
+		st, err := env.Step("<search>" + name + "</search>")
+		require.NoError(t, err)
+		return st.Obs
+	}
+	obs := first("qa:Fictional-v1-onehop", Spec{Name: KindSearch, TopK: 1})
+	assert.True(t, strings.HasPrefix(obs, "Doc 1(Title: Tal-fen Dul-ul-qua)"), obs)
+	obs = first("qa:Fictional-v1-onehop", Spec{Name: KindSearch, TopK: 1, Corpus: CorpusFictional})
+	assert.False(t, strings.HasPrefix(obs, "Doc 1(Title: Tal-fen"), "an explicit corpus is kept: %s", obs)
+	obs = first("qa:Fictional-v0-onehop", Spec{Name: KindSearch, TopK: 1})
+	assert.True(t, strings.HasPrefix(obs, "Doc 1(Title: Fenpel Wynulvy)"), obs)
+}
+
 // Tool-wrapped built-in tasks pass the conformance suite with the real
 // tools (few episodes and mutations: each python call starts a process).
 func TestToolEnvsConform(t *testing.T) {
@@ -227,6 +254,7 @@ func TestToolEnvsConform(t *testing.T) {
 	}{
 		{"qa:Fictional-v0-twohop", []Spec{{Name: "search_tool_no_int_reward"}}, nil},
 		{"qa:Fictional-v0-onehop", []Spec{{Name: KindSearch, InformationTags: true, TopK: 2}}, nil},
+		{"qa:Fictional-v1-onehop", []Spec{{Name: "search_tool_no_int_reward", TopK: 1}}, nil},
 		{"math:Products-v0", []Spec{{Name: "python_tool_no_int_reward", MaxUses: 2}}, []envtest.Option{envtest.Episodes(4), envtest.Mutations(6)}},
 	}
 	for _, c := range cases {

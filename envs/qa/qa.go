@@ -70,9 +70,9 @@ func problems(items []Item) func(seed uint64) task.Problem {
 
 const hint = "Answer with a short phrase."
 
-func newEnv(o *envs.Options, desc string, items []Item) (envs.Env, error) {
+func newEnv(o *envs.Options, desc, corpus string, items []Item) (envs.Env, error) {
 	style, penalty := task.ReadCommon(o)
-	return task.New(task.Config{Description: desc, Index: problems(items), Style: style, FormatPenalty: penalty, Hint: hint})
+	return task.New(task.Config{Description: desc, Index: problems(items), Style: style, FormatPenalty: penalty, Hint: hint, Corpus: corpus})
 }
 
 // Register adds qa:sample, qa:jsonl and the fictional worlds' question
@@ -85,7 +85,7 @@ func Register(r *envs.Registry) error {
 		if err != nil {
 			return nil, err
 		}
-		return newEnv(o, sampleDesc, items)
+		return newEnv(o, sampleDesc, "", items)
 	}); err != nil {
 		return fmt.Errorf("qa: %w", err)
 	}
@@ -107,7 +107,7 @@ func Register(r *envs.Registry) error {
 		if err != nil {
 			return nil, err
 		}
-		return newEnv(o, jsonlDesc, items)
+		return newEnv(o, jsonlDesc, "", items)
 	}); err != nil {
 		return fmt.Errorf("qa: %w", err)
 	}
@@ -119,11 +119,12 @@ func Register(r *envs.Registry) error {
 var fictionalIDs = []struct {
 	id, desc string
 	data     *string
+	corpus   string // the search corpus of its world (BuiltinCorpus)
 }{
-	{"qa:Fictional-v0-onehop", "270 questions about an invented world whose facts exist only in its corpus (search tool); one document holds each answer; option split: all, train (216) or test (54, about entities no training question names)", &fictionalOneHop},
-	{"qa:Fictional-v0-twohop", "135 questions about an invented world (search tool); the answer needs two documents, the second named in the first; option split: all, train (108) or test (27)", &fictionalTwoHop},
-	{"qa:Fictional-v1-onehop", "1,500 questions about a larger invented world with names written as hyphenated syllables (search tool with corpus: fictional-v1); one document holds each answer; option split: all, train (1,200) or test (300, about entities no training question names)", &fictionalV1OneHop},
-	{"qa:Fictional-v1-twohop", "750 questions about the larger invented world (search tool with corpus: fictional-v1); the answer needs two documents, the second named in the first; option split: all, train (600) or test (150)", &fictionalV1TwoHop},
+	{"qa:Fictional-v0-onehop", "270 questions about an invented world whose facts exist only in its corpus (search tool); one document holds each answer; option split: all, train (216) or test (54, about entities no training question names)", &fictionalOneHop, "fictional"},
+	{"qa:Fictional-v0-twohop", "135 questions about an invented world (search tool); the answer needs two documents, the second named in the first; option split: all, train (108) or test (27)", &fictionalTwoHop, "fictional"},
+	{"qa:Fictional-v1-onehop", "1,500 questions about a larger invented world with names written as hyphenated syllables (search tool; its corpus is fictional-v1); one document holds each answer; option split: all, train (1,200) or test (300, about entities no training question names)", &fictionalV1OneHop, "fictional-v1"},
+	{"qa:Fictional-v1-twohop", "750 questions about the larger invented world (search tool; its corpus is fictional-v1); the answer needs two documents, the second named in the first; option split: all, train (600) or test (150)", &fictionalV1TwoHop, "fictional-v1"},
 }
 
 func registerFictional(r *envs.Registry) error {
@@ -142,7 +143,7 @@ func registerFictional(r *envs.Registry) error {
 			if err != nil {
 				return nil, err
 			}
-			return newEnv(o, f.desc, items)
+			return newEnv(o, f.desc, f.corpus, items)
 		}); err != nil {
 			return fmt.Errorf("qa: %w", err)
 		}

@@ -58,6 +58,11 @@ type Config struct {
 	// Hint, when not empty, is added to gem-style instructions to say what
 	// form the answer takes ("Give the sorted numbers separated by commas.").
 	Hint string
+	// Corpus, when not empty, names the search corpus that holds the
+	// answers (the shipped fictional worlds' "fictional", "fictional-v1");
+	// SearchCorpus reports it, and a search tool without a corpus of its
+	// own searches it (tools.Wrap).
+	Corpus string
 }
 
 // DefaultFormatPenalty is the format-error penalty of GEM (reward -0.1).
@@ -214,3 +219,7 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 
 // Description returns the env's one-line description.
 func (e *Env) Description() string { return e.cfg.Description }
+
+// SearchCorpus returns Config.Corpus: the search corpus of the task's
+// answers, "" when it names none.
+func (e *Env) SearchCorpus() string { return e.cfg.Corpus }
