@@ -28,6 +28,18 @@ func TestCanRunAgreesWithRun(t *testing.T) {
 		require.Error(t, runErr, name)
 		assert.Equal(t, canErr.Error(), runErr.Error(), name)
 	}
+	for _, iso := range Available() {
+		for _, name := range []string{"true", private, "no-such-program-of-gemgo"} {
+			canErr := iso.CanRun(name)
+			_, runErr := RunWith(context.Background(), Spec{Cmd: []string{name}, Limits: Limits{Wall: 10 * time.Second}}, iso)
+			if canErr == nil {
+				assert.NoError(t, runErr, "%s under %s", name, iso.Network)
+				continue
+			}
+			require.Error(t, runErr, name)
+			assert.Equal(t, canErr.Error(), runErr.Error(), "%s under %s", name, iso.Network)
+		}
+	}
 	assert.ErrorContains(t, CanRun("no-such-program-of-gemgo"), "not found")
 	assert.NoError(t, CanRun("true"))
 }

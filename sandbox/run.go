@@ -179,8 +179,12 @@ func killGroup(pid int) error {
 // (Detect) could not start the program name, or nil when it can: the check
 // every Run makes first, for callers that want a setup error at start-up
 // rather than at the first run.
-func CanRun(name string) error {
-	_, err := Detect().program(name)
+func CanRun(name string) error { return Detect().CanRun(name) }
+
+// CanRun reports why a run under i (RunWith) could not start the program
+// name, or nil when it can.
+func (i Isolation) CanRun(name string) error {
+	_, err := i.program(name)
 	return err
 }
 

@@ -42,10 +42,20 @@ var unstableInfo = map[string]bool{"sandbox": true}
 // files with
 //
 //	go test ./envs/builtin -run Golden -update
+// pythonUsable says why the code envs cannot run their solutions here: no
+// python3, or a sandbox that cannot start it; nil when they can.
+func pythonUsable() error {
+	py, err := sandbox.FindPython("python3")
+	if err != nil {
+		return err
+	}
+	return sandbox.CanRun(py)
+}
+
 func TestGolden(t *testing.T) {
 	reg := builtin.Registry()
 	ids := reg.IDs()
-	_, pyErr := sandbox.FindPython("python3")
+	pyErr := pythonUsable()
 	want := map[string]bool{}
 	for _, id := range ids {
 		file := goldenFile(id)

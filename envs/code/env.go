@@ -115,6 +115,11 @@ func New(problems []Problem, cfg Config) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A sandbox that cannot start the interpreter fails every solution
+	// alike; said now, it stops a run before it trains on those failures.
+	if err := iso.CanRun(py); err != nil {
+		return nil, fmt.Errorf("code envs run solutions with Python 3: %w (option python)", err)
+	}
 	return &Env{
 		problems: problems,
 		cfg:      cfg,
