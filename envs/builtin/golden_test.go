@@ -42,6 +42,7 @@ var unstableInfo = map[string]bool{"sandbox": true}
 // files with
 //
 //	go test ./envs/builtin -run Golden -update
+//
 // pythonUsable says why the code envs cannot run their solutions here: no
 // python3, or a sandbox that cannot start it; nil when they can.
 func pythonUsable() error {
