@@ -42,17 +42,6 @@ var unstableInfo = map[string]bool{"sandbox": true}
 // files with
 //
 //	go test ./envs/builtin -run Golden -update
-//
-// pythonUsable says why the code envs cannot run their solutions here: no
-// python3, or a sandbox that cannot start it; nil when they can.
-func pythonUsable() error {
-	py, err := sandbox.FindPython("python3")
-	if err != nil {
-		return err
-	}
-	return sandbox.CanRun(py)
-}
-
 func TestGolden(t *testing.T) {
 	reg := builtin.Registry()
 	ids := reg.IDs()
@@ -203,3 +192,13 @@ func writeInfo(b *strings.Builder, info envs.Info) {
 // formatFloat keeps 10 significant digits: exact for the rewards' simple
 // fractions, and deaf to last-bit differences between machines.
 func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', 10, 64) }
+
+// pythonUsable says why the code envs cannot run their solutions here: no
+// python3, or a sandbox that cannot start it; nil when they can.
+func pythonUsable() error {
+	py, err := sandbox.FindPython("python3")
+	if err != nil {
+		return err
+	}
+	return sandbox.CanRun(py)
+}
