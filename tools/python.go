@@ -262,19 +262,14 @@ func truncate(s string, n int, cut bool) string {
 }
 
 // SampleCall draws a small, always valid program that prints a sum,
-// difference or product of two numbers, in either block format. Half the
-// time they are two different ones of the task's numbers (in either
-// order; its one number twice when it has one); otherwise, and always
-// when the task has none, two random numbers of 1 to 4 digits each. The
-// results that the warm-up copies into answers then have every length
-// from 1 to 8 digits: a policy warmed up on one result length only (a
-// product of the task's 4- and 3-digit numbers is 7 digits four times in
-// five) learned to copy exactly that many (docs/results.md section 5).
+// difference or product of two numbers: two different ones of the task's
+// numbers (in either order) when it has two or more, its one number twice
+// when it has one, two random ones otherwise; in either block format.
 func (p *Python) SampleCall(r *rand.Rand, task string) string {
-	a, b := randomOperand(r), randomOperand(r)
-	switch nums := taskNumbers(task); {
-	case len(nums) == 0 || r.IntN(2) == 0:
-	case len(nums) == 1:
+	a, b := fmt.Sprint(2+r.IntN(98)), fmt.Sprint(2+r.IntN(98))
+	switch nums := taskNumbers(task); len(nums) {
+	case 0:
+	case 1:
 		a, b = nums[0], nums[0]
 	default:
 		i, j := r.IntN(len(nums)), r.IntN(len(nums)-1)
@@ -288,11 +283,4 @@ func (p *Python) SampleCall(r *rand.Rand, task string) string {
 		return fmt.Sprintf("<python>print(%s %s %s)</python>", a, op, b)
 	}
 	return fmt.Sprintf("%spython\nprint(%s %s %s)\n%s", fence, a, op, b, fence)
-}
-
-// randomOperand is a random number of 1 to 4 digits, the length drawn
-// first (so short numbers are as common as long ones).
-func randomOperand(r *rand.Rand) string {
-	lo := []int{0, 10, 100, 1000}[r.IntN(4)]
-	return fmt.Sprint(lo + r.IntN(max(lo*9, 10)))
 }
