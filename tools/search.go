@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -72,8 +73,12 @@ func NewSearchFromSpec(s Spec) (*Search, error) {
 	}
 	var idx *Index
 	var err error
-	if data, ok := qa.BuiltinCorpus(s.Corpus); ok {
-		idx, err = SharedIndex("builtin:"+s.Corpus, "", func() ([]byte, error) { return data, nil })
+	if slices.Contains(qa.BuiltinCorpora(), s.Corpus) {
+		// the corpus is read only when this process has no index of it yet
+		idx, err = SharedIndex("builtin:"+s.Corpus, "", func() ([]byte, error) {
+			data, _ := qa.BuiltinCorpus(s.Corpus)
+			return data, nil
+		})
 	} else {
 		idx, err = OpenCorpus(s.Corpus, s.IndexDir)
 	}

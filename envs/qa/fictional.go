@@ -42,22 +42,31 @@ var fictionalV1OneHop string
 //go:embed data/fictional_v1_twohop.jsonl
 var fictionalV1TwoHop string
 
-// FictionalCorpus returns the shipped v0 corpus: JSONL lines in the
-// Search-R1 format, {"id": "...", "contents": "\"Title\"\ntext"}.
-func FictionalCorpus() []byte { return bytes.Clone(fictionalCorpus) }
+// builtinCorpora are the shipped corpora, by the name a search tool's
+// corpus key takes: JSONL lines in the Search-R1 format,
+// {"id": "...", "contents": "\"Title\"\ntext"}.
+var builtinCorpora = []struct {
+	name string
+	data []byte
+}{{"fictional", fictionalCorpus}, {"fictional-v1", fictionalV1Corpus}}
 
-// BuiltinCorpora names the shipped corpora, each world's by the name a
-// search tool's corpus key takes.
-var BuiltinCorpora = []string{"fictional", "fictional-v1"}
+// BuiltinCorpora names the shipped corpora ("fictional": the v0 world's,
+// "fictional-v1": the v1 world's).
+func BuiltinCorpora() []string {
+	names := make([]string, len(builtinCorpora))
+	for i, c := range builtinCorpora {
+		names[i] = c.name
+	}
+	return names
+}
 
-// BuiltinCorpus returns the shipped corpus called name ("fictional": the
-// v0 world's, "fictional-v1": the v1 world's); false for another name.
+// BuiltinCorpus returns a copy of the shipped corpus called name; false for
+// another name.
 func BuiltinCorpus(name string) ([]byte, bool) {
-	switch name {
-	case "fictional":
-		return bytes.Clone(fictionalCorpus), true
-	case "fictional-v1":
-		return bytes.Clone(fictionalV1Corpus), true
+	for _, c := range builtinCorpora {
+		if c.name == name {
+			return bytes.Clone(c.data), true
+		}
 	}
 	return nil, false
 }
