@@ -47,20 +47,19 @@ func (c Config) Diff(want Config) error {
 	add := func(key string, have, want any) {
 		d = append(d, fmt.Sprintf("%s = %v, want %v", key, have, want))
 	}
-	if c.Vocab != want.Vocab {
-		add("the vocabulary (the tokenizer's)", c.Vocab, want.Vocab)
-	}
-	if c.Context != want.Context {
-		add("model.context", c.Context, want.Context)
-	}
-	if c.Layers != want.Layers {
-		add("model.layers", c.Layers, want.Layers)
-	}
-	if c.DModel != want.DModel {
-		add("model.d_model", c.DModel, want.DModel)
-	}
-	if c.Heads != want.Heads {
-		add("model.heads", c.Heads, want.Heads)
+	for _, f := range []struct {
+		key        string
+		have, want int
+	}{
+		{"the vocabulary (the tokenizer's)", c.Vocab, want.Vocab},
+		{"model.context", c.Context, want.Context},
+		{"model.layers", c.Layers, want.Layers},
+		{"model.d_model", c.DModel, want.DModel},
+		{"model.heads", c.Heads, want.Heads},
+	} {
+		if f.have != f.want {
+			add(f.key, f.have, f.want)
+		}
 	}
 	if c.TieEmbeddings != want.TieEmbeddings {
 		add("model.tie_embeddings", c.TieEmbeddings, want.TieEmbeddings)

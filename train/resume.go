@@ -46,8 +46,7 @@ func (r *runner) resume() error {
 			return fmt.Errorf("resume %s: %w", r.dir, err)
 		}
 	}
-	want := r.cfg.policyConfig(ck.Tokenizer.VocabSize())
-	if err := ck.Policy.Config.Diff(want); err != nil {
+	if err := r.modelDiff(ck); err != nil {
 		return fmt.Errorf("resume %s: the checkpoint's model differs from the config's: %w", r.dir, err)
 	}
 	if (ck.Critic != nil) != r.cfg.Algo.NeedsCritic() {

@@ -216,6 +216,12 @@ func (r *runner) newPolicy(ctx context.Context) error {
 	return ctx.Err()
 }
 
+// modelDiff says how the model saved in ck differs from the one the config
+// asks for with ck's tokenizer; nil when they match.
+func (r *runner) modelDiff(ck *policy.Checkpoint) error {
+	return ck.Policy.Config.Diff(r.cfg.policyConfig(ck.Tokenizer.VocabSize()))
+}
+
 // startFrom takes the tokenizer and weights of the policy checkpoint at
 // path (warmup.from), checking that the config's model keys give its shape.
 func (r *runner) startFrom(path string) error {
@@ -223,7 +229,7 @@ func (r *runner) startFrom(path string) error {
 	if err != nil {
 		return fmt.Errorf("warmup.from: %w", err)
 	}
-	if err := ck.Policy.Config.Diff(r.cfg.policyConfig(ck.Tokenizer.VocabSize())); err != nil {
+	if err := r.modelDiff(ck); err != nil {
 		return fmt.Errorf("warmup.from %s: its model differs from the config's: %w (set the model keys as in the run that saved it)", path, err)
 	}
 	r.tok, r.w = ck.Tokenizer, ck.Policy
