@@ -27,7 +27,8 @@ type Retriever interface {
 }
 
 // CorpusFictional names the corpus shipped with the qa:Fictional-v0 tasks
-// (the default); "fictional-v1" names the v1 world's (qa.BuiltinCorpora).
+// (the default); "fictional-v1" and "fictional-v2" name the v1 and v2
+// worlds' (qa.BuiltinCorpora).
 const CorpusFictional = "fictional"
 
 // Search answers the first <search>…</search> of an action with the top

@@ -104,12 +104,13 @@ func TestSearchFictionalCorpus(t *testing.T) {
 	assert.True(t, strings.HasPrefix(obs, "Doc 1(Title: Relzan Othulvy) Relzan Othulvy (born 1896 in Ithbarka)"), obs)
 }
 
-// In both shipped worlds, a search for the name a one-hop question names
+// In every shipped world, a search for the name a one-hop question names
 // (as SampleCall copies it) returns that entity's document first, for
 // almost every question: the v1 world's hyphenated names share syllables,
-// which BM25 sees as separate terms, yet the whole name still wins.
+// which BM25 sees as separate terms, and the v2 world's names share their
+// parts with dozens of others, yet the whole name still wins.
 func TestSearchFictionalNamesFindTheirDocument(t *testing.T) {
-	for _, c := range []struct{ corpus, env string }{{"fictional", "qa:Fictional-v0-onehop"}, {"fictional-v1", "qa:Fictional-v1-onehop"}} {
+	for _, c := range []struct{ corpus, env string }{{"fictional", "qa:Fictional-v0-onehop"}, {"fictional-v1", "qa:Fictional-v1-onehop"}, {"fictional-v2", "qa:Fictional-v2-onehop"}} {
 		s, err := NewSearchFromSpec(Spec{Name: KindSearch, Corpus: c.corpus, TopK: 1}.Resolved())
 		require.NoError(t, err)
 		reg := envs.NewRegistry()

@@ -54,8 +54,9 @@ type Spec struct {
 	FreshProcess bool `yaml:"fresh_process,omitempty"`
 
 	// Corpus is the search corpus: "fictional" (default: the corpus shipped
-	// with the qa:Fictional-v0 tasks), "fictional-v1" (the qa:Fictional-v1
-	// tasks') or a JSONL file in the Search-R1 format.
+	// with the qa:Fictional-v0 tasks), "fictional-v1" or "fictional-v2"
+	// (the qa:Fictional-v1 or -v2 tasks') or a JSONL file in the Search-R1
+	// format.
 	Corpus string `yaml:"corpus,omitempty"`
 	// IndexDir keeps the BM25 index of Corpus on disk, reused while the
 	// corpus is unchanged; "" keeps small corpora in memory and large ones

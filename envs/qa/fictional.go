@@ -23,6 +23,12 @@ import (
 // the names it trained on are one token each; with syllables, every name
 // is spelled with the same few dozen tokens, as a subword (BPE) tokenizer
 // would spell an unseen name from known pieces (docs/results.md section 5).
+// v2 (798 documents) composes names from pools of one-word parts: a person
+// is a given name and a family name ("Dulwyn Katal"), a company a firm word
+// and a kind ("Vendra Foundry"). Every part is a token the policy trains on,
+// and a held-out entity is a combination of parts no training question
+// names, as a real unseen name is: a query for it copies two known tokens
+// in a new pairing, which no query learned by heart can stand in for.
 
 //go:embed data/fictional_corpus.jsonl
 var fictionalCorpus []byte
@@ -42,16 +48,25 @@ var fictionalV1OneHop string
 //go:embed data/fictional_v1_twohop.jsonl
 var fictionalV1TwoHop string
 
+//go:embed data/fictional_v2_corpus.jsonl
+var fictionalV2Corpus []byte
+
+//go:embed data/fictional_v2_onehop.jsonl
+var fictionalV2OneHop string
+
+//go:embed data/fictional_v2_twohop.jsonl
+var fictionalV2TwoHop string
+
 // builtinCorpora are the shipped corpora, by the name a search tool's
 // corpus key takes: JSONL lines in the Search-R1 format,
 // {"id": "...", "contents": "\"Title\"\ntext"}.
 var builtinCorpora = []struct {
 	name string
 	data []byte
-}{{"fictional", fictionalCorpus}, {"fictional-v1", fictionalV1Corpus}}
+}{{"fictional", fictionalCorpus}, {"fictional-v1", fictionalV1Corpus}, {"fictional-v2", fictionalV2Corpus}}
 
 // BuiltinCorpora names the shipped corpora ("fictional": the v0 world's,
-// "fictional-v1": the v1 world's).
+// "fictional-v1" and "fictional-v2": the v1 and v2 worlds').
 func BuiltinCorpora() []string {
 	names := make([]string, len(builtinCorpora))
 	for i, c := range builtinCorpora {
@@ -73,16 +88,23 @@ func BuiltinCorpus(name string) ([]byte, bool) {
 
 // FictionalVersion sets a world's size, seed and name style.
 type FictionalVersion struct {
-	Name                                 string // "v0" or "v1"
+	Name                                 string // "v0", "v1" or "v2"
 	Seed                                 uint64
 	Countries, Cities, People, Companies int
 	Syllabic                             bool // names as hyphenated syllables
+	// Composed worlds (GivenNames > 0) draw each person's name as one of
+	// GivenNames given names and one of FamilyNames family names, and
+	// each company's as one of FirmWords words and a firm kind (Works,
+	// Foundry, ...), every pairing used once; the pools must hold
+	// People and Companies pairings.
+	GivenNames, FamilyNames, FirmWords int
 }
 
 // FictionalVersions are the shipped worlds.
 var FictionalVersions = []FictionalVersion{
 	{Name: "v0", Seed: 20251007, Countries: 6, Cities: 30, People: 90, Companies: 45},
 	{Name: "v1", Seed: 20261202, Countries: 8, Cities: 40, People: 500, Companies: 250, Syllabic: true},
+	{Name: "v2", Seed: 20261203, Countries: 8, Cities: 40, People: 500, Companies: 250, GivenNames: 25, FamilyNames: 30, FirmWords: 50},
 }
 
 // FictionalWorld is the generated world as files: the corpus and the
@@ -147,6 +169,30 @@ func (n *namer) word(minSyl, maxSyl int) string {
 	}
 }
 
+// words draws n new words of minSyl to maxSyl syllables.
+func (n *namer) words(count, minSyl, maxSyl int) []string {
+	ws := make([]string, count)
+	for i := range ws {
+		ws[i] = n.word(minSyl, maxSyl)
+	}
+	return ws
+}
+
+// pairs returns a function that draws "a b" with a from first and b from
+// second, never the same pairing twice (the caller draws at most
+// len(first)*len(second) of them).
+func (n *namer) pairs(first, second []string) func() string {
+	return func() string {
+		for {
+			p := first[n.r.IntN(len(first))] + " " + second[n.r.IntN(len(second))]
+			if !n.used[p] {
+				n.used[p] = true
+				return p
+			}
+		}
+	}
+}
+
 // GenerateFictional builds a world from its fixed seed (v0: 6 countries,
 // 30 cities, 90 people and 45 companies; 270 one-hop and 135 two-hop
 // questions), each question marked "train" or "test" (a fifth of the
@@ -164,14 +210,19 @@ func GenerateFictional(v FictionalVersion) FictionalWorld {
 	for i := range cities {
 		cities[i] = city{name: nm.word(2, 3), country: i % len(countries), founded: 900 + r.IntN(800), trade: trades[r.IntN(len(trades))]}
 	}
+	personName, companyName := func() string { return nm.word(2, 2) + " " + nm.word(2, 3) }, func() string { return nm.word(2, 3) + " " + firmSuffix[r.IntN(len(firmSuffix))] }
+	if v.GivenNames > 0 {
+		personName = nm.pairs(nm.words(v.GivenNames, 2, 2), nm.words(v.FamilyNames, 2, 3))
+		companyName = nm.pairs(nm.words(v.FirmWords, 2, 3), firmSuffix)
+	}
 	people := make([]person, v.People)
 	for i := range people {
-		people[i] = person{name: nm.word(2, 2) + " " + nm.word(2, 3), city: r.IntN(len(cities)), born: 1800 + r.IntN(150), job: jobs[r.IntN(len(jobs))]}
+		people[i] = person{name: personName(), city: r.IntN(len(cities)), born: 1800 + r.IntN(150), job: jobs[r.IntN(len(jobs))]}
 	}
 	companies := make([]company, v.Companies)
 	for i := range companies {
 		f := 2 * i // every other person founded a company
-		companies[i] = company{name: nm.word(2, 3) + " " + firmSuffix[r.IntN(len(firmSuffix))], founder: f, hq: r.IntN(len(cities)),
+		companies[i] = company{name: companyName(), founder: f, hq: r.IntN(len(cities)),
 			founded: people[f].born + 22 + r.IntN(30), product: products[r.IntN(len(products))]}
 	}
 

@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite the fictional world's files in 
 
 // The shipped files are GenerateFictional's output, byte for byte.
 func TestFictionalGolden(t *testing.T) {
-	v0, v1 := GenerateFictional(FictionalVersions[0]), GenerateFictional(FictionalVersions[1])
+	v0, v1, v2 := GenerateFictional(FictionalVersions[0]), GenerateFictional(FictionalVersions[1]), GenerateFictional(FictionalVersions[2])
 	files := map[string][]byte{
 		"fictional_corpus.jsonl":    v0.Corpus,
 		"fictional_onehop.jsonl":    v0.OneHop,
@@ -27,6 +27,9 @@ func TestFictionalGolden(t *testing.T) {
 		"fictional_v1_corpus.jsonl": v1.Corpus,
 		"fictional_v1_onehop.jsonl": v1.OneHop,
 		"fictional_v1_twohop.jsonl": v1.TwoHop,
+		"fictional_v2_corpus.jsonl": v2.Corpus,
+		"fictional_v2_onehop.jsonl": v2.OneHop,
+		"fictional_v2_twohop.jsonl": v2.TwoHop,
 	}
 	for name, want := range files {
 		path := filepath.Join("data", name)
@@ -38,12 +41,12 @@ func TestFictionalGolden(t *testing.T) {
 		require.NoError(t, err)
 		assert.True(t, bytes.Equal(want, got), "%s differs from GenerateFictional's output: run go test ./envs/qa -run TestFictionalGolden -update", path)
 	}
-	assert.Equal(t, []string{"fictional", "fictional-v1"}, BuiltinCorpora())
-	for name, want := range map[string][]byte{"fictional": v0.Corpus, "fictional-v1": v1.Corpus} {
+	assert.Equal(t, []string{"fictional", "fictional-v1", "fictional-v2"}, BuiltinCorpora())
+	for name, want := range map[string][]byte{"fictional": v0.Corpus, "fictional-v1": v1.Corpus, "fictional-v2": v2.Corpus} {
 		got, ok := BuiltinCorpus(name)
 		assert.True(t, ok && bytes.Equal(want, got), "BuiltinCorpus(%q)", name)
 	}
-	_, ok := BuiltinCorpus("fictional-v2")
+	_, ok := BuiltinCorpus("fictional-v3")
 	assert.False(t, ok)
 }
 
@@ -83,5 +86,40 @@ func testAnswersInCorpus(t *testing.T, v FictionalVersion) {
 			n++
 		}
 		assert.Greater(t, n, 100)
+	}
+}
+
+// In the v2 world a held-out entity's name is a new pairing of parts the
+// training questions name: each of its two words is in some training
+// question, the pairing in none.
+func TestFictionalV2TestNamesPairKnownParts(t *testing.T) {
+	w := GenerateFictional(FictionalVersions[2])
+	var train strings.Builder
+	var tests []string
+	for _, line := range strings.Split(strings.TrimSpace(string(w.OneHop)), "\n") {
+		var it struct{ Question, Split string }
+		require.NoError(t, json.Unmarshal([]byte(line), &it))
+		if it.Split == "train" {
+			train.WriteString(it.Question + "\n")
+		} else {
+			tests = append(tests, it.Question)
+		}
+	}
+	require.Len(t, tests, 300)
+	for _, q := range tests {
+		name := strings.TrimSuffix(q[strings.LastIndex(q, " of ")+len(" of "):], "?")
+		for _, p := range []string{"In which city was ", "Who founded ", "What does "} {
+			if strings.HasPrefix(q, p) {
+				name = strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(q, p), " born?"), " make?")
+				name = strings.TrimSuffix(name, "?")
+			}
+		}
+		parts := strings.Fields(name)
+		require.Len(t, parts, 2, q)
+		assert.NotContains(t, train.String(), " "+name+" ", q)
+		assert.NotContains(t, train.String(), " "+name+"?", q)
+		for _, p := range parts {
+			assert.Contains(t, train.String(), p, "%s: the part %q is in no training question", q, p)
+		}
 	}
 }

@@ -77,7 +77,7 @@ func newEnv(o *envs.Options, desc, corpus string, items []Item) (envs.Env, error
 
 // Register adds qa:sample, qa:jsonl and the fictional worlds' question
 // sets (qa:Fictional-v0-onehop, qa:Fictional-v0-twohop and their v1
-// versions) to r.
+// and v2 versions) to r.
 func Register(r *envs.Registry) error {
 	const sampleDesc = "32 general-knowledge questions written for gemgo; exact match after SQuAD normalisation, F1 in info"
 	if err := r.RegisterDesc("qa:sample", sampleDesc, func(o *envs.Options) (envs.Env, error) {
@@ -125,6 +125,8 @@ var fictionalIDs = []struct {
 	{"qa:Fictional-v0-twohop", "135 questions about an invented world (search tool); the answer needs two documents, the second named in the first; option split: all, train (108) or test (27)", &fictionalTwoHop, "fictional"},
 	{"qa:Fictional-v1-onehop", "1,500 questions about a larger invented world with names written as hyphenated syllables (search tool; its corpus is fictional-v1); one document holds each answer; option split: all, train (1,200) or test (300, about entities no training question names)", &fictionalV1OneHop, "fictional-v1"},
 	{"qa:Fictional-v1-twohop", "750 questions about the larger invented world (search tool; its corpus is fictional-v1); the answer needs two documents, the second named in the first; option split: all, train (600) or test (150)", &fictionalV1TwoHop, "fictional-v1"},
+	{"qa:Fictional-v2-onehop", "1,500 questions about a larger invented world whose names pair known parts (a given and a family name, a firm word and a kind; search tool; its corpus is fictional-v2); one document holds each answer; option split: all, train (1,200) or test (300, about entities no training question names, each a new pairing of known parts)", &fictionalV2OneHop, "fictional-v2"},
+	{"qa:Fictional-v2-twohop", "750 questions about the v2 world (search tool; its corpus is fictional-v2); the answer needs two documents, the second named in the first; option split: all, train (600) or test (150)", &fictionalV2TwoHop, "fictional-v2"},
 }
 
 func registerFictional(r *envs.Registry) error {

@@ -59,7 +59,7 @@ type Config struct {
 	// form the answer takes ("Give the sorted numbers separated by commas.").
 	Hint string
 	// Corpus, when not empty, names the search corpus that holds the
-	// answers (the shipped fictional worlds' "fictional", "fictional-v1");
+	// answers (the shipped fictional worlds' "fictional", "fictional-v1", ...);
 	// SearchCorpus reports it, and a search tool without a corpus of its
 	// own searches it (tools.Wrap).
 	Corpus string
