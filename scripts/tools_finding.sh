@@ -3,7 +3,7 @@
 # families where a tool matters, over 3 seeds, and prints each run's final
 # greedy success:
 #   configs/rebn_products_python.yaml vs configs/rebn_products_notool.yaml (math:Products-v0)
-#   configs/rebn_qa_search.yaml       vs configs/rebn_qa_notool.yaml       (qa:Fictional-v0-onehop)
+#   configs/rebn_qa_search.yaml       vs configs/rebn_qa_notool.yaml       (qa:Fictional-v2-onehop)
 # Re-running skips finished runs and resumes interrupted ones (cmd/train -resume).
 # Usage: [PARALLEL=2] [SEEDS="1 2 3"] scripts/tools_finding.sh [config ...]   (default: the four above)
 # Each run's output goes to its directory's train.log.
