@@ -210,7 +210,8 @@ func GenerateFictional(v FictionalVersion) FictionalWorld {
 	for i := range cities {
 		cities[i] = city{name: nm.word(2, 3), country: i % len(countries), founded: 900 + r.IntN(800), trade: trades[r.IntN(len(trades))]}
 	}
-	personName, companyName := func() string { return nm.word(2, 2) + " " + nm.word(2, 3) }, func() string { return nm.word(2, 3) + " " + firmSuffix[r.IntN(len(firmSuffix))] }
+	personName := func() string { return nm.word(2, 2) + " " + nm.word(2, 3) }
+	companyName := func() string { return nm.word(2, 3) + " " + firmSuffix[r.IntN(len(firmSuffix))] }
 	if v.GivenNames > 0 {
 		personName = nm.pairs(nm.words(v.GivenNames, 2, 2), nm.words(v.FamilyNames, 2, 3))
 		companyName = nm.pairs(nm.words(v.FirmWords, 2, 3), firmSuffix)
