@@ -30,12 +30,14 @@ const (
 //
 // Encoding first splits the text into pieces (see Pieces): a run of letters
 // with the single space before it attached (" higher", GPT-style), one ASCII
-// digit, a run of whitespace, `\boxed{`, or any other single character (an
+// digit (or, when the tokenizer was built with Digits() = n > 1, a run of up
+// to n digits, split from the left as GPT-4's tokenizer does), a run of
+// whitespace, `\boxed{`, or any other single character (an
 // invalid UTF-8 byte is a character of its own). A piece in the vocabulary is
 // one token; a piece that is not is matched greedily, longest vocabulary
 // piece first, with single bytes as the fallback, so unseen text always
-// encodes. Tokens never span two pieces, so every digit is a token of its
-// own.
+// encodes. Tokens never span two pieces, so with Digits() = 1 every digit is
+// a token of its own.
 //
 // A Tokenizer is immutable after it is built or loaded and safe for
 // concurrent use.
@@ -43,12 +45,13 @@ type Tokenizer struct {
 	pieces []string       // learned pieces; pieces[i] has id FirstPieceID+i
 	ids    map[string]int // piece → id
 	maxLen int            // longest learned piece in bytes
+	digits int            // most digits in one piece, ≥ 1
 }
 
 // newTokenizer indexes pieces, which the caller has checked (validPiece,
 // no duplicates).
-func newTokenizer(pieces []string) *Tokenizer {
-	t := &Tokenizer{pieces: pieces, ids: make(map[string]int, len(pieces))}
+func newTokenizer(pieces []string, digits int) *Tokenizer {
+	t := &Tokenizer{pieces: pieces, ids: make(map[string]int, len(pieces)), digits: digits}
 	for i, p := range pieces {
 		t.ids[p] = FirstPieceID + i
 		t.maxLen = max(t.maxLen, len(p))
@@ -59,6 +62,10 @@ func newTokenizer(pieces []string) *Tokenizer {
 // VocabSize is the number of token ids: NumSpecial + 256 + learned pieces.
 // A model reading this tokenizer's ids needs Config.Vocab = VocabSize().
 func (t *Tokenizer) VocabSize() int { return FirstPieceID + len(t.pieces) }
+
+// Digits is the most digits one piece (and so one token) holds: 1 when
+// every digit is a token of its own.
+func (t *Tokenizer) Digits() int { return t.digits }
 
 // NumPieces is the number of learned word pieces.
 func (t *Tokenizer) NumPieces() int { return len(t.pieces) }
@@ -84,7 +91,7 @@ func (t *Tokenizer) Encode(s string) []int {
 // slice; with a large enough dst it does not allocate.
 func (t *Tokenizer) AppendEncode(dst []int, s string) []int {
 	for i := 0; i < len(s); {
-		j := pieceEnd(s, i)
+		j := pieceEnd(s, i, t.digits)
 		dst = t.appendPiece(dst, s[i:j])
 		i = j
 	}
@@ -175,24 +182,32 @@ func (t *Tokenizer) TokenString(id int) string {
 
 var specialNames = [NumSpecial]string{"<pad>", "<bos>", "<eos>", "<sep>"}
 
-// Pieces splits s into the pieces that Encode maps to tokens; their
-// concatenation is s.
-func Pieces(s string) []string {
+// Pieces splits s into the pieces that Encode maps to tokens when each
+// digit is a piece of its own; their concatenation is s.
+func Pieces(s string) []string { return pieces(s, 1) }
+
+// pieces splits s into pieces of at most digits digits each.
+func pieces(s string, digits int) []string {
 	var out []string
 	for i := 0; i < len(s); {
-		j := pieceEnd(s, i)
+		j := pieceEnd(s, i, digits)
 		out = append(out, s[i:j])
 		i = j
 	}
 	return out
 }
 
-// pieceEnd returns the end of the piece that starts at s[i], i < len(s).
-func pieceEnd(s string, i int) int {
+// pieceEnd returns the end of the piece that starts at s[i], i < len(s),
+// where a piece holds at most digits (≥ 1) digits.
+func pieceEnd(s string, i, digits int) int {
 	c := s[i]
 	switch {
-	case c >= '0' && c <= '9':
-		return i + 1
+	case isDigit(c):
+		j := i + 1
+		for j < len(s) && j-i < digits && isDigit(s[j]) {
+			j++
+		}
+		return j
 	case c == '\\' && strings.HasPrefix(s[i:], boxedTag):
 		return i + len(boxedTag)
 	case c == ' ' && i+1 < len(s) && letterLen(s, i+1) > 0:
@@ -279,3 +294,5 @@ func spaceLen(s string, i int) int {
 	}
 	return 0
 }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }

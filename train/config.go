@@ -64,6 +64,10 @@ func (o *EnvOptions) UnmarshalYAML(n *yaml.Node) error {
 type TokenizerConfig struct {
 	MaxVocab       int `yaml:"max_vocab"`       // word pieces kept (plus specials and 256 bytes)
 	CorpusEpisodes int `yaml:"corpus_episodes"` // random episodes whose text builds the vocabulary
+	// Digits is the most digits one token may hold: 1 (the default) makes
+	// every digit a token; 2 lets "42" be one token, so a number up to 99 is
+	// one choice of the policy (GPT-4's tokenizer groups up to 3).
+	Digits int `yaml:"digits"`
 }
 
 // WarmupConfig is the supervised format warm-up before RL.
@@ -165,7 +169,7 @@ func DefaultConfig() Config {
 			NumEnvs: 64,
 		},
 		Model:     policy.Config{Context: 128, Layers: 2, DModel: 64, Heads: 4},
-		Tokenizer: TokenizerConfig{MaxVocab: 256, CorpusEpisodes: 300},
+		Tokenizer: TokenizerConfig{MaxVocab: 256, CorpusEpisodes: 300, Digits: 1},
 		Warmup:    WarmupConfig{Steps: 200, BatchSize: 32, LR: 3e-3, Transcript: true},
 		Algo:      algo.Config{Name: "rebn", Gamma: 0.9, Lambda: 0.95, Epochs: 2, MinibatchSize: 64},
 		Loss:      LossConfig{LossConfig: policy.LossConfig{Kind: policy.Clip, ClipEps: 0.2, KLCoef: 0.01, Agg: policy.TokenMean}},
@@ -219,6 +223,9 @@ func (c *Config) Validate() error {
 	owned(c.shape().Validate())
 	if c.Tokenizer.MaxVocab < 0 || c.Tokenizer.MaxVocab > 65536 {
 		bad("tokenizer.max_vocab = %d: allowed [0, 65536]", c.Tokenizer.MaxVocab)
+	}
+	if c.Tokenizer.Digits < 1 || c.Tokenizer.Digits > policy.MaxDigits {
+		bad("tokenizer.digits = %d: allowed [1, %d] (1: every digit its own token)", c.Tokenizer.Digits, policy.MaxDigits)
 	}
 	if c.Tokenizer.CorpusEpisodes < 1 {
 		bad("tokenizer.corpus_episodes = %d: must be ≥ 1", c.Tokenizer.CorpusEpisodes)

@@ -117,5 +117,5 @@ func buildTokenizer(ctx context.Context, newEnv func() (envs.Env, error), tc Tok
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer corpus: %w", err)
 	}
-	return policy.BuildTokenizer(corpus, tc.MaxVocab), nil
+	return policy.BuildTokenizerDigits(corpus, tc.MaxVocab, tc.Digits), nil
 }
