@@ -119,7 +119,7 @@ type RunState int
 
 const (
 	Empty    RunState = iota // nothing to keep: start the run
-	Partial                  // a checkpoint: resume it
+	Partial                  // a checkpoint or a saved warm-up: resume it
 	Complete                 // final weights and every metrics row: skip it
 )
 
@@ -146,7 +146,7 @@ func SameConfig(have []byte, cfg train.Config) bool {
 // State inspects r.Dir. It fails when the directory holds a run of another
 // config, which a sweep must neither resume nor count.
 func State(r Run) (RunState, error) {
-	ckpt := fileExists(filepath.Join(r.Dir, train.CheckpointFile))
+	ckpt := fileExists(filepath.Join(r.Dir, train.CheckpointFile)) || fileExists(filepath.Join(r.Dir, train.WarmupFile))
 	final := fileExists(filepath.Join(r.Dir, train.FinalFile))
 	if !ckpt && !final {
 		return Empty, nil

@@ -104,6 +104,19 @@ func TestSweepEndToEnd(t *testing.T) {
 	assert.Equal(t, Resumed, done[1].Outcome)
 	assert.FileExists(t, filepath.Join(runs[1].Dir, train.FinalFile))
 
+	// A run stopped in its warm-up (config.yaml and warmup.safetensors) is
+	// resumed too.
+	warm := runs[2]
+	warm.Dir = filepath.Join(t.TempDir(), "warm")
+	require.NoError(t, os.MkdirAll(warm.Dir, 0o755))
+	cfgYAML, err := os.ReadFile(filepath.Join(runs[2].Dir, train.ConfigFile))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(warm.Dir, train.ConfigFile), cfgYAML, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(warm.Dir, train.WarmupFile), nil, 0o644))
+	st, err = State(warm)
+	require.NoError(t, err)
+	assert.Equal(t, Partial, st)
+
 	// A directory holding a run of another config is neither resumed nor
 	// counted.
 	other := runs[2]

@@ -17,6 +17,9 @@ type WarmupConfig struct {
 	// sampler to train on exactly the prompts the agent will read. 0 means
 	// as long as the context leaves room for the response.
 	PromptTokens int
+	// Start is the number of steps already taken (a resumed warm-up, with
+	// the trainer's and rng's state after them): steps Start+1 to Steps run.
+	Start int
 	// Log, optional, is called after every step (steps count from 1).
 	Log func(step int, s Stats)
 }
@@ -42,6 +45,8 @@ func (c WarmupConfig) Validate() error {
 		return fmt.Errorf("warmup.steps = %d: allowed [1, 1000000] (0: 300)", c.Steps)
 	case c.BatchSize < 1 || c.BatchSize > 65536:
 		return fmt.Errorf("warmup.batch_size = %d: allowed [1, 65536] (0: 32)", c.BatchSize)
+	case c.Start < 0 || c.Start > c.Steps:
+		return fmt.Errorf("WarmupConfig.Start = %d: want [0, Steps = %d]", c.Start, c.Steps)
 	case c.PromptTokens < 0 || c.PromptTokens == 1:
 		return fmt.Errorf("WarmupConfig.PromptTokens = %d: want at least 2 (BOS and SEP), or 0 for the context's room", c.PromptTokens)
 	}
@@ -55,7 +60,7 @@ type PairFunc func(rng *rand.Rand) (obs, action string)
 
 // WarmupStats summarises a warm-up.
 type WarmupStats struct {
-	Steps int       // steps taken
+	Steps int       // steps taken (by this call)
 	Pairs int       // examples trained on (Steps × BatchSize)
 	Cut   int       // prompts cut to fit PromptTokens or the context
 	Loss  []float64 // the mean cross-entropy of the response tokens, per step
@@ -92,9 +97,9 @@ func Warmup(ctx context.Context, t *Trainer, tok *Tokenizer, pairs PairFunc, cfg
 	if mc.Vocab != tok.VocabSize() {
 		return st, fmt.Errorf("warm-up: the model has a vocabulary of %d tokens but the tokenizer has %d: build the model with Config.Vocab = Tokenizer.VocabSize()", mc.Vocab, tok.VocabSize())
 	}
-	st.Loss = make([]float64, 0, cfg.Steps)
+	st.Loss = make([]float64, 0, cfg.Steps-cfg.Start)
 	batch := make([]Sequence, cfg.BatchSize)
-	for step := 1; step <= cfg.Steps; step++ {
+	for step := cfg.Start + 1; step <= cfg.Steps; step++ {
 		if err := ctx.Err(); err != nil {
 			return st, err
 		}

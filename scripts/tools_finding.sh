@@ -4,7 +4,8 @@
 # greedy success:
 #   configs/rebn_products_python.yaml vs configs/rebn_products_notool.yaml (math:Products-v0)
 #   configs/rebn_qa_search.yaml       vs configs/rebn_qa_notool.yaml       (qa:Fictional-v2-onehop)
-# Re-running skips finished runs and resumes interrupted ones (cmd/train -resume).
+# Re-running skips finished runs and resumes interrupted ones (cmd/train -resume), in the
+# warm-up too (it is saved every 500 steps).
 # Usage: [PARALLEL=2] [SEEDS="1 2 3"] scripts/tools_finding.sh [config ...]   (default: the four above)
 # Each run's output goes to its directory's train.log.
 # Runs go in runs/tools_finding/<config>-s<seed>; SEEDS="1 2 3" by default.
@@ -30,7 +31,7 @@ one_run() {
   local start
   start=$(date +%s)
   mkdir -p "$dir"
-  if [ -f "$run/checkpoint.safetensors" ]; then
+  if [ -f "$run/checkpoint.safetensors" ] || [ -f "$run/warmup.safetensors" ]; then
     "$tmp/train" -resume "$run" > "$dir/train.log" 2>&1 || { echo "   $cfg seed $seed failed: see $dir/train.log"; return 1; }
   else
     "$tmp/train" -config "$cfg" -seed "$seed" -out "$dir" > "$dir/train.log" 2>&1 || { echo "   $cfg seed $seed failed: see $dir/train.log"; return 1; }

@@ -2,6 +2,7 @@ package train
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,10 +14,14 @@ import (
 	"github.com/gemgo/gemgo/policy"
 )
 
-// resume restores the run in r.dir from its checkpoint.
-func (r *runner) resume() error {
+// resume restores the run in r.dir from its checkpoint, or continues its
+// warm-up when it stopped there.
+func (r *runner) resume(ctx context.Context) error {
 	path := filepath.Join(r.dir, CheckpointFile)
 	if _, err := os.Stat(path); err != nil {
+		if fileExists(filepath.Join(r.dir, WarmupFile)) {
+			return r.resumeWarmup(ctx)
+		}
 		return fmt.Errorf("resume %s: no checkpoint (%s) there: start a new run instead", r.dir, CheckpointFile)
 	}
 	ck, err := policy.LoadCheckpoint(path)

@@ -120,8 +120,8 @@ func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (Res
 		}
 	}
 	if opts.Resume {
-		err = r.resume()
-	} else if err = r.init(ctx); err != nil && ctx.Err() != nil {
+		err = r.resume(ctx)
+	} else if err = r.init(ctx); err != nil && ctx.Err() != nil && !errors.Is(err, ErrInterrupted) {
 		// Stopped while building the vocabulary or in the warm-up:
 		// there is no checkpoint yet, only config.yaml.
 		err = fmt.Errorf("%w before the first checkpoint (%w): nothing to resume; run the same command again to start over", ErrInterrupted, ctx.Err())
@@ -154,8 +154,10 @@ func (r *runner) init(ctx context.Context) error {
 	if err := os.MkdirAll(r.dir, 0o755); err != nil {
 		return fmt.Errorf("run directory %s: %w (choose another with -out)", r.dir, err)
 	}
-	if _, err := os.Stat(filepath.Join(r.dir, CheckpointFile)); err == nil {
-		return fmt.Errorf("run directory %s already holds a run: continue it with -resume %s, or pick another name or -out", r.dir, r.dir)
+	for _, f := range []string{CheckpointFile, WarmupFile} {
+		if _, err := os.Stat(filepath.Join(r.dir, f)); err == nil {
+			return fmt.Errorf("run directory %s already holds a run (%s): continue it with -resume %s, or pick another name or -out", r.dir, f, r.dir)
+		}
 	}
 	if _, err := atomicfile.RemoveStale(r.dir); err != nil {
 		return err
@@ -165,7 +167,6 @@ func (r *runner) init(ctx context.Context) error {
 	}
 	r.src = rand.NewPCG(cfg.Seed, 0x6a09e667f3bcc908)
 	r.rng = rand.New(r.src)
-	var err error
 	if cfg.Warmup.From != "" {
 		if err := r.startFrom(cfg.Warmup.From); err != nil {
 			return err
@@ -173,12 +174,20 @@ func (r *runner) init(ctx context.Context) error {
 	} else if err := r.newPolicy(ctx); err != nil {
 		return err
 	}
+	return r.finishInit()
+}
+
+// finishInit completes a new run once its policy is ready (warmed up or
+// loaded): the reference, the critic, the trainers and the rng state.
+func (r *runner) finishInit() error {
+	cfg := r.cfg
 	pc := r.w.Config
 	if cfg.Loss.KLCoef > 0 {
 		if err := r.saveReference(r.w, 0); err != nil {
 			return err
 		}
 	}
+	var err error
 	if cfg.Algo.NeedsCritic() {
 		if r.cw, err = policy.NewCriticWeights(pc, r.rng); err != nil {
 			return err
@@ -204,14 +213,8 @@ func (r *runner) newPolicy(ctx context.Context) error {
 		return err
 	}
 	if cfg.Warmup.Steps > 0 {
-		wt, err := policy.NewTrainer(r.w, policy.OptimConfig{LR: cfg.Warmup.LR, MaxGradNorm: 1, WarmupSteps: cfg.Warmup.Steps / 10, TotalSteps: cfg.Warmup.Steps, MinLRFrac: 0.1})
-		if err != nil {
-			return err
-		}
-		log := func(step int, st policy.Stats) { r.obs.Warmup(step, cfg.Warmup.Steps, st) }
-		if err := warmup(ctx, wt, r.tok, r.newEnv, cfg.Warmup, pc.Context-cfg.Sample.MaxNewTokens, cfg.Seed<<24, r.rng, log); err != nil {
-			return err
-		}
+		poolRNG, _ := r.src.MarshalBinary()
+		return r.warmUp(ctx, warmupState{PoolRNG: poolRNG}, nil)
 	}
 	return ctx.Err()
 }

@@ -174,10 +174,25 @@ func TestDropRowsAfter(t *testing.T) {
 // warmupCanceler cancels the run at a given warm-up step, as Ctrl-C would.
 type warmupCanceler struct {
 	recordObserver
-	at, last int
+	at, first, last int
+	// endDir, when set: at iteration 1, before its checkpoint, the run's
+	// warm-up file (as it was at the warm-up's end) is copied to ended
+	endDir, ended string
+}
+
+func (o *warmupCanceler) Iteration(it int, m algo.Metrics) {
+	if it == 1 && o.endDir != "" {
+		if data, err := os.ReadFile(filepath.Join(o.endDir, WarmupFile)); err == nil {
+			_ = os.WriteFile(o.ended, data, 0o644)
+		}
+	}
+	o.recordObserver.Iteration(it, m)
 }
 
 func (o *warmupCanceler) Warmup(step, _ int, _ policy.Stats) {
+	if o.first == 0 {
+		o.first = step
+	}
 	o.last = step
 	if step == o.at {
 		o.cancel()
@@ -185,8 +200,10 @@ func (o *warmupCanceler) Warmup(step, _ int, _ policy.Stats) {
 }
 
 // An interrupt in the warm-up stops it at the next step, not after all of
-// them, says there is nothing to resume, and the same command then starts
-// over in the same directory.
+// them, and saves it (TestResumedWarmupEqualsUninterrupted resumes one);
+// the same command then refuses the directory. An interrupt before the
+// first warm-up step leaves nothing to resume, and the same command then
+// starts over in the same directory.
 func TestInterruptInWarmup(t *testing.T) {
 	cfg := tinyConfig("rebn")
 	cfg.Warmup.Steps = 100000
@@ -197,22 +214,30 @@ func TestInterruptInWarmup(t *testing.T) {
 	o.cancel = cancel
 	_, err := Run(ctx, cfg, builtin.Registry(), Options{Dir: dir, Observer: o})
 	require.ErrorIs(t, err, ErrInterrupted)
-	assert.Contains(t, err.Error(), "nothing to resume")
+	assert.Contains(t, err.Error(), "warm-up at step 3 of 100000")
+	assert.Contains(t, err.Error(), "saved; continue with -resume "+dir)
 	assert.Equal(t, 3, o.last, "no warm-up step after the interrupt")
 	assert.NoFileExists(t, filepath.Join(dir, CheckpointFile))
+	assert.FileExists(t, filepath.Join(dir, WarmupFile))
+	_, err = Run(context.Background(), cfg, builtin.Registry(), Options{Dir: dir, Observer: &recordObserver{}})
+	assert.ErrorContains(t, err, "already holds a run (warmup.safetensors): continue it with -resume")
 
 	// Interrupted before the vocabulary is built: no warm-up step at all.
+	dir = filepath.Join(t.TempDir(), "v")
 	pre, stop := context.WithCancel(context.Background())
 	stop()
 	o2 := &warmupCanceler{}
 	_, err = Run(pre, cfg, builtin.Registry(), Options{Dir: dir, Observer: o2})
 	require.ErrorIs(t, err, ErrInterrupted)
+	assert.Contains(t, err.Error(), "nothing to resume")
 	assert.Zero(t, o2.last)
+	assert.NoFileExists(t, filepath.Join(dir, WarmupFile))
 
 	cfg.Warmup.Steps = 5
 	_, err = Run(context.Background(), cfg, builtin.Registry(), Options{Dir: dir, Observer: &recordObserver{}})
 	require.NoError(t, err)
 	assert.FileExists(t, filepath.Join(dir, CheckpointFile))
+	assert.NoFileExists(t, filepath.Join(dir, WarmupFile), "removed with the first checkpoint")
 }
 
 // The held-out evaluation plays env.options with eval.options over them;

@@ -2,8 +2,10 @@ package train
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strconv"
 
@@ -16,6 +18,7 @@ const (
 	CheckpointFile = "checkpoint.safetensors" // the latest checkpoint
 	FinalFile      = "final.safetensors"      // the policy at the end of the run
 	ReferenceFile  = "reference.safetensors"  // the post-warm-up policy (KL penalty)
+	WarmupFile     = "warmup.safetensors"     // the warm-up so far, until the first checkpoint
 	MetricsFile    = "metrics.jsonl"
 	ReportFile     = "report.html"
 )
@@ -90,5 +93,12 @@ func (r *runner) saveCheckpoint(name string) error {
 		ck.Critic, ck.CriticAdam = r.cw, &cs
 	}
 	ck.Meta["config"] = string(r.cfgYAML)
-	return policy.SaveCheckpoint(filepath.Join(r.dir, name), ck)
+	if err := policy.SaveCheckpoint(filepath.Join(r.dir, name), ck); err != nil {
+		return err
+	}
+	// The run resumes from the checkpoint now, not from its warm-up.
+	if err := os.Remove(filepath.Join(r.dir, WarmupFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
 }

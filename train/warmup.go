@@ -18,23 +18,32 @@ import (
 // turns after a call (copying from the result) without changing what it
 // imitates there: for each observation the actions are SampleAction's.
 // ctx's end stops it between episodes and between steps.
-func warmup(ctx context.Context, tr *policy.Trainer, tok *policy.Tokenizer, newEnv func() (envs.Env, error), wc WarmupConfig, promptTokens int, seed uint64, rng *rand.Rand, log func(step int, st policy.Stats)) error {
+//
+// start > 0 resumes a warm-up after that many steps: the pool is drawn again
+// with rng as it was before the first step (so it is the same pool), then
+// afterPool sets rng to its state after step start.
+func warmup(ctx context.Context, tr *policy.Trainer, tok *policy.Tokenizer, newEnv func() (envs.Env, error), wc WarmupConfig, promptTokens int, seed uint64, rng *rand.Rand, start int, afterPool func() error, log func(step int, st policy.Stats)) error {
 	pool, err := warmupPool(ctx, newEnv, wc, seed, rng)
 	if err != nil {
 		return err
+	}
+	if afterPool != nil {
+		if err := afterPool(); err != nil {
+			return err
+		}
 	}
 	pairs := func(r *rand.Rand) (string, string) {
 		p := pool[r.IntN(len(pool))]
 		return p.obs, p.action
 	}
 	if !wc.Transcript {
-		_, err = policy.Warmup(ctx, tr, tok, pairs, policy.WarmupConfig{Steps: wc.Steps, BatchSize: wc.BatchSize, PromptTokens: promptTokens, Log: log}, rng)
+		_, err = policy.Warmup(ctx, tr, tok, pairs, policy.WarmupConfig{Steps: wc.Steps, BatchSize: wc.BatchSize, PromptTokens: promptTokens, Start: start, Log: log}, rng)
 		return err
 	}
 	// Transcript mode: the whole (observation, action) text is the target,
 	// so the model also learns to read the observations.
 	batch := make([]policy.Sequence, wc.BatchSize)
-	for step := 1; step <= wc.Steps; step++ {
+	for step := start + 1; step <= wc.Steps; step++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}

@@ -9,7 +9,9 @@
 // config.yaml (the resolved config), metrics.jsonl and metrics.csv (one row
 // per iteration), report.html (learning curves, updated during training;
 // it opens offline), checkpoint.safetensors (every checkpoint.every
-// iterations, and on Ctrl-C) and final.safetensors.
+// iterations, and on Ctrl-C) and final.safetensors. A warm-up is saved to
+// warmup.safetensors every 500 steps, at its end and on Ctrl-C, until the
+// first checkpoint; -resume continues it to the same weights.
 //
 // A config file is decoded over train.DefaultConfig (the whole-history
 // recipe of configs/rebn_guess_obs.yaml) and may start from another file
@@ -22,5 +24,6 @@
 //
 // Exit status: 0 when the run finished (and for -h and -print-config), 1
 // when it failed, 2 on a bad command line or config, 130 when an interrupt
-// (Ctrl-C) stopped it (its checkpoint is saved: continue with -resume).
+// (Ctrl-C) stopped it (its checkpoint or warm-up is saved: continue with
+// -resume).
 package main
