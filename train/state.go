@@ -46,39 +46,62 @@ func (p progress) meta() map[string]string {
 }
 
 func progressFromMeta(m map[string]string) (progress, error) {
-	var p progress
-	var err error
-	get := func(k string) string {
-		v, ok := m[k]
-		if !ok && err == nil {
-			err = fmt.Errorf("checkpoint metadata has no %q: it was not written by cmd/train", k)
-		}
-		return v
+	mr := metaReader{m: m, what: "checkpoint"}
+	p := progress{
+		Iteration: mr.int("iteration"), EnvSteps: mr.int("env_steps"), Episodes: mr.int("episodes"),
+		BestSuccess: mr.float("best_success"), WallSeconds: mr.float("wall_seconds"), RNG: mr.rng("rng"),
 	}
-	atoi := func(k string) int {
-		n, e := strconv.Atoi(get(k))
-		if e != nil && err == nil {
-			err = fmt.Errorf("checkpoint metadata %q: %v", k, e)
-		}
-		return n
+	return p, mr.err
+}
+
+// metaReader reads the values of a checkpoint's metadata written by
+// cmd/train, keeping the first problem met in err.
+type metaReader struct {
+	m    map[string]string
+	what string // "checkpoint", "warm-up": for the errors
+	err  error
+}
+
+func (r *metaReader) fail(format string, a ...any) {
+	if r.err == nil {
+		r.err = fmt.Errorf(r.what+" metadata "+format, a...)
 	}
-	atof := func(k string) float64 {
-		f, e := strconv.ParseFloat(get(k), 64)
-		if e != nil && err == nil {
-			err = fmt.Errorf("checkpoint metadata %q: %v", k, e)
-		}
-		return f
+}
+
+func (r *metaReader) str(k string) string {
+	v, ok := r.m[k]
+	if !ok {
+		r.fail("has no %q: it was not written by cmd/train", k)
 	}
-	p.Iteration, p.EnvSteps, p.Episodes = atoi("iteration"), atoi("env_steps"), atoi("episodes")
-	p.BestSuccess, p.WallSeconds = atof("best_success"), atof("wall_seconds")
-	if p.RNG, err = base64.StdEncoding.DecodeString(get("rng")); err != nil {
-		return p, fmt.Errorf("checkpoint metadata \"rng\": %w", err)
+	return v
+}
+
+func (r *metaReader) int(k string) int {
+	n, err := strconv.Atoi(r.str(k))
+	if err != nil {
+		r.fail("%q: %v", k, err)
 	}
-	var src rand.PCG
-	if e := src.UnmarshalBinary(p.RNG); e != nil {
-		return p, fmt.Errorf("checkpoint metadata \"rng\": %w", e)
+	return n
+}
+
+func (r *metaReader) float(k string) float64 {
+	f, err := strconv.ParseFloat(r.str(k), 64)
+	if err != nil {
+		r.fail("%q: %v", k, err)
 	}
-	return p, err
+	return f
+}
+
+// rng reads a PCG state written with base64.
+func (r *metaReader) rng(k string) []byte {
+	b, err := base64.StdEncoding.DecodeString(r.str(k))
+	if err == nil {
+		err = new(rand.PCG).UnmarshalBinary(b)
+	}
+	if err != nil {
+		r.fail("%q: %v", k, err)
+	}
+	return b
 }
 
 // saveCheckpoint writes the run's state to dir/name atomically.

@@ -41,35 +41,9 @@ func (s warmupState) meta() map[string]string {
 }
 
 func warmupStateFromMeta(m map[string]string) (warmupState, error) {
-	var s warmupState
-	var err error
-	get := func(k string) string {
-		v, ok := m[k]
-		if !ok && err == nil {
-			err = fmt.Errorf("warm-up metadata has no %q: it was not written by cmd/train", k)
-		}
-		return v
-	}
-	rng := func(k string) []byte {
-		b, e := base64.StdEncoding.DecodeString(get(k))
-		if e == nil {
-			e = new(rand.PCG).UnmarshalBinary(b)
-		}
-		if e != nil && err == nil {
-			err = fmt.Errorf("warm-up metadata %q: %v", k, e)
-		}
-		return b
-	}
-	step, e := strconv.Atoi(get("warmup_step"))
-	if e != nil && err == nil {
-		err = fmt.Errorf("warm-up metadata \"warmup_step\": %v", e)
-	}
-	wall, e := strconv.ParseFloat(get("wall_seconds"), 64)
-	if e != nil && err == nil {
-		err = fmt.Errorf("warm-up metadata \"wall_seconds\": %v", e)
-	}
-	s.Step, s.Wall, s.PoolRNG, s.RNG = step, wall, rng("warmup_pool_rng"), rng("rng")
-	return s, err
+	mr := metaReader{m: m, what: "warm-up"}
+	s := warmupState{Step: mr.int("warmup_step"), PoolRNG: mr.rng("warmup_pool_rng"), RNG: mr.rng("rng"), Wall: mr.float("wall_seconds")}
+	return s, mr.err
 }
 
 // warmUp runs the warm-up of r.w from st (st.Step = 0: from the start),

@@ -132,7 +132,7 @@ func TestResumeWarmupCorrupt(t *testing.T) {
 	require.NoError(t, rerr)
 	assert.Equal(t, "not a checkpoint", string(got))
 
-	_, err = warmupStateFromMeta(map[string]string{"warmup_step": "3", "wall_seconds": "1"})
+	_, err = warmupStateFromMeta(map[string]string{"warmup_step": "3"})
 	assert.ErrorContains(t, err, `no "warmup_pool_rng"`)
 	_, err = warmupStateFromMeta(warmupState{Step: 1, PoolRNG: []byte("x"), RNG: []byte("y")}.meta())
 	assert.ErrorContains(t, err, `"warmup_pool_rng"`)
