@@ -64,8 +64,8 @@ func (o *EnvOptions) UnmarshalYAML(n *yaml.Node) error {
 type TokenizerConfig struct {
 	MaxVocab       int `yaml:"max_vocab"`       // word pieces kept (plus specials and 256 bytes)
 	CorpusEpisodes int `yaml:"corpus_episodes"` // random episodes whose text builds the vocabulary
-	// Digits is the most digits one token may hold: 1 (the default) makes
-	// every digit a token; 2 lets "42" be one token, so a number up to 99 is
+	// Digits is the most digits one token may hold: 1 (the default; 0 is
+	// the same) makes every digit a token; 2 lets "42" be one token, so a number up to 99 is
 	// one choice of the policy (GPT-4's tokenizer groups up to 3).
 	Digits int `yaml:"digits"`
 }
@@ -224,8 +224,8 @@ func (c *Config) Validate() error {
 	if c.Tokenizer.MaxVocab < 0 || c.Tokenizer.MaxVocab > 65536 {
 		bad("tokenizer.max_vocab = %d: allowed [0, 65536]", c.Tokenizer.MaxVocab)
 	}
-	if c.Tokenizer.Digits < 1 || c.Tokenizer.Digits > policy.MaxDigits {
-		bad("tokenizer.digits = %d: allowed [1, %d] (1: every digit its own token)", c.Tokenizer.Digits, policy.MaxDigits)
+	if c.Tokenizer.Digits < 0 || c.Tokenizer.Digits > policy.MaxDigits {
+		bad("tokenizer.digits = %d: allowed [0, %d] (0 or 1: every digit its own token)", c.Tokenizer.Digits, policy.MaxDigits)
 	}
 	if c.Tokenizer.CorpusEpisodes < 1 {
 		bad("tokenizer.corpus_episodes = %d: must be ≥ 1", c.Tokenizer.CorpusEpisodes)

@@ -34,7 +34,7 @@ func TestParseErrors(t *testing.T) {
 		{"grpo needs groups", "algo:\n  name: grpo\n", nil, []string{"rollout.group_size = 1", "at least 2"}},
 		{"both budgets", "rollout:\n  steps: 100\n", nil, []string{"rollout.episodes = 64, rollout.steps = 100", "exactly one"}},
 		{"bad heads", "model:\n  heads: 5\n", nil, []string{"model.heads = 5", "divide"}},
-		{"bad digits", "tokenizer:\n  digits: 0\n", nil, []string{"tokenizer.digits = 0", "[1, 8]"}},
+		{"bad digits", "tokenizer:\n  digits: 9\n", nil, []string{"tokenizer.digits = 9", "[0, 8]"}},
 		{"bad history", "env:\n  history: all\n", nil, []string{`env.history = "all"`, "observations"}},
 		{"bad temperature", "sample:\n  temperature: -1\n", nil, []string{"sample.temperature"}},
 		{"max new tokens", "sample:\n  max_new_tokens: 500\n", nil, []string{"sample.max_new_tokens = 500"}},
