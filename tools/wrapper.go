@@ -295,8 +295,8 @@ func (w *Env) toolStep(i int, call Call) envs.Step {
 // the tool may draw from the task statement), and otherwise the inner
 // env's sample ("" when it has none). Right after a tool call, three in
 // four of the inner samples that box an answer box a random word of the
-// tool's observation instead (as many consecutive words as the answer has),
-// of the answer's kind (a number for a number) and new to the task: exploration that copies from what it was shown, as a
+// tool's observation instead, of the answer's kind (a number for a number)
+// and new to the task: exploration that copies from what it was shown, as a
 // pretrained model would, without knowing which word answers the task.
 func (w *Env) SampleAction(r *rand.Rand) string {
 	var open []int
@@ -325,9 +325,7 @@ func (w *Env) SampleAction(r *rand.Rand) string {
 // word of obs: of the same kind as the content (a number for a numeric
 // answer, a word with letters otherwise) and, among those, one the task
 // statement does not have (what the tool told that the task did not);
-// each preference is dropped when no word meets it. Content of n > 1 words
-// with letters (a person's name) is replaced by a run of n consecutive
-// words of obs, with the same preferences (wordRun). False when a boxes
+// each preference is dropped when no word meets it. False when a boxes
 // nothing or obs has no word.
 func reboxed(a, obs, task string, r *rand.Rand) (string, bool) {
 	const open = `\boxed{`
@@ -345,9 +343,6 @@ func reboxed(a, obs, task string, r *rand.Rand) (string, bool) {
 	for _, w := range taskWords(task) {
 		inTask[w] = true
 	}
-	if n := len(strings.Fields(content)); n > 1 && !numeric && len(taskWords(obs)) > 0 {
-		return a[:i+len(open)] + wordRun(taskWords(obs), n, inTask, r) + a[i+len(open)+j:], true
-	}
 	words := prefer(taskWords(obs), func(w string) bool { return (numberRE.FindString(w) == w) == numeric })
 	words = prefer(words, func(w string) bool { return !inTask[w] })
 	if len(words) == 0 {
@@ -356,45 +351,16 @@ func reboxed(a, obs, task string, r *rand.Rand) (string, bool) {
 	return a[:i+len(open)] + copied(words[r.IntN(len(words))]) + a[i+len(open)+j:], true
 }
 
-// wordRun returns a random run of n consecutive words of words (fewer when
-// there are fewer), as copied writes them: preferably one of words with
-// letters only, and among those one of words the task does not have.
-func wordRun(words []string, n int, inTask map[string]bool, r *rand.Rand) string {
-	n = min(n, len(words))
-	starts := make([]int, 0, len(words))
-	for s := 0; s+n <= len(words); s++ {
-		starts = append(starts, s)
-	}
-	all := func(s int, keep func(string) bool) bool {
-		for _, w := range words[s : s+n] {
-			if !keep(w) {
-				return false
-			}
-		}
-		return true
-	}
-	starts = prefer(starts, func(s int) bool { return all(s, func(w string) bool { return numberRE.FindString(w) != w }) })
-	starts = prefer(starts, func(s int) bool { return all(s, func(w string) bool { return !inTask[w] }) })
-	var b strings.Builder
-	if len(starts) > 0 {
-		s := starts[r.IntN(len(starts))]
-		for _, w := range words[s : s+n] {
-			b.WriteString(copied(w))
-		}
-	}
-	return b.String()
-}
-
-// prefer returns the elements of xs that keep, or all of xs when none does.
-func prefer[T any](xs []T, keep func(T) bool) []T {
-	var out []T
-	for _, x := range xs {
-		if keep(x) {
-			out = append(out, x)
+// prefer returns the words that keep, or all of words when none does.
+func prefer(words []string, keep func(string) bool) []string {
+	var out []string
+	for _, w := range words {
+		if keep(w) {
+			out = append(out, w)
 		}
 	}
 	if len(out) == 0 {
-		return xs
+		return words
 	}
 	return out
 }

@@ -327,29 +327,6 @@ func TestReboxedKeepsTheAnswersKind(t *testing.T) {
 	assert.False(t, ok)
 }
 
-// A reboxed answer of several words (a person's name) copies as many
-// consecutive words of the observation, with the same preferences.
-func TestReboxedCopiesARunForAMultiWordAnswer(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 5))
-	task := "Who founded Othka Works? Answer in \\boxed{}."
-	doc := "Doc 1(Title: Othka Works) Othka Works is a maker of typewriters, founded in 1882 by Noxrel Lornoxith. Its headquarters are in Vymor."
-	runs := map[string]int{}
-	for range 600 {
-		a, ok := reboxed(`\boxed{Ithzan Brivy}`, doc, task, r)
-		require.True(t, ok)
-		got, _ := envs.LastBoxed(a)
-		runs[strings.TrimSpace(got)]++
-	}
-	assert.ElementsMatch(t, []string{"is a", "a maker", "maker of", "of typewriters", "by Noxrel", "Noxrel Lornoxith",
-		"Lornoxith Its", "Its headquarters", "headquarters are"}, keys(runs),
-		"every two-word run of the document with no number and no word of the question")
-	a, ok := reboxed(`\boxed{A B C}`, "only two", "", r)
-	require.True(t, ok)
-	assert.Equal(t, `\boxed{ only two}`, a, "a shorter observation gives all its words")
-	_, ok = reboxed(`\boxed{A B}`, "...", "", r)
-	assert.False(t, ok)
-}
-
 func keys(m map[string]int) []string {
 	var out []string
 	for k := range m {
