@@ -182,7 +182,14 @@ func (n *namer) words(count, minSyl, maxSyl int) []string {
 // second, never the same pairing twice (the caller draws at most
 // len(first)*len(second) of them).
 func (n *namer) pairs(first, second []string) func() string {
+	drawn := 0
 	return func() string {
+		if drawn == len(first)*len(second) {
+			// A FictionalVersion (a package value, not user input) whose
+			// pools are too small: fail at once rather than loop forever.
+			panic(fmt.Sprintf("qa: all %d pairings of %d and %d names are used: the FictionalVersion's pools are too small for its people or companies", drawn, len(first), len(second)))
+		}
+		drawn++
 		for {
 			p := first[n.r.IntN(len(first))] + " " + second[n.r.IntN(len(second))]
 			if !n.used[p] {

@@ -119,3 +119,11 @@ func TestFictionalV2TestNamesPairKnownParts(t *testing.T) {
 		}
 	}
 }
+
+// A composed world whose name pools cannot give every person a new pairing
+// fails at once with the reason, instead of drawing forever.
+func TestFictionalPoolsTooSmall(t *testing.T) {
+	v := FictionalVersions[2]
+	v.GivenNames, v.FamilyNames = 3, 4 // 12 pairings for 500 people
+	assert.PanicsWithValue(t, "qa: all 12 pairings of 3 and 4 names are used: the FictionalVersion's pools are too small for its people or companies", func() { GenerateFictional(v) })
+}
