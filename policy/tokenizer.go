@@ -184,13 +184,10 @@ var specialNames = [NumSpecial]string{"<pad>", "<bos>", "<eos>", "<sep>"}
 
 // Pieces splits s into the pieces that Encode maps to tokens when each
 // digit is a piece of its own; their concatenation is s.
-func Pieces(s string) []string { return pieces(s, 1) }
-
-// pieces splits s into pieces of at most digits digits each.
-func pieces(s string, digits int) []string {
+func Pieces(s string) []string {
 	var out []string
 	for i := 0; i < len(s); {
-		j := pieceEnd(s, i, digits)
+		j := pieceEnd(s, i, 1)
 		out = append(out, s[i:j])
 		i = j
 	}

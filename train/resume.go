@@ -39,20 +39,8 @@ func (r *runner) resume(ctx context.Context) error {
 		return fmt.Errorf("run %s %w: %d of %d iterations; nothing was changed (its report is %s; to train longer, start a new run)",
 			r.dir, ErrFinished, r.prog.Iteration, r.cfg.Iterations, filepath.Join(r.dir, ReportFile))
 	}
-	// A process killed in the middle of an atomic write left its
-	// temporary file; this one owns the directory now.
-	if _, err := atomicfile.RemoveStale(r.dir); err != nil {
+	if err := r.takeOver(ck, changed, "checkpoint"); err != nil {
 		return fmt.Errorf("resume %s: %w", r.dir, err)
-	}
-	if changed {
-		// config.yaml stays the record of the run (the checkpoints
-		// written from now on carry the same).
-		if err := atomicfile.WriteFile(filepath.Join(r.dir, ConfigFile), r.cfgYAML); err != nil {
-			return fmt.Errorf("resume %s: %w", r.dir, err)
-		}
-	}
-	if err := r.modelDiff(ck); err != nil {
-		return fmt.Errorf("resume %s: the checkpoint's model differs from the config's: %w", r.dir, err)
 	}
 	if (ck.Critic != nil) != r.cfg.Algo.NeedsCritic() {
 		return fmt.Errorf("resume %s: the checkpoint's critic does not match algo.name = %s", r.dir, r.cfg.Algo.Name)
@@ -81,6 +69,28 @@ func (r *runner) resume(ctx context.Context) error {
 		if err := r.critic.SetState(*ck.CriticAdam); err != nil {
 			return fmt.Errorf("resume %s: %w", r.dir, err)
 		}
+	}
+	return nil
+}
+
+// takeOver makes r.dir this process's to continue from ck (the run's
+// checkpoint, or its warm-up: what, for the error), whose config
+// checkResumeConfig accepted (changed: with keys that may change).
+func (r *runner) takeOver(ck *policy.Checkpoint, changed bool, what string) error {
+	// A process killed in the middle of an atomic write left its
+	// temporary file; this one owns the directory now.
+	if _, err := atomicfile.RemoveStale(r.dir); err != nil {
+		return err
+	}
+	if changed {
+		// config.yaml stays the record of the run (the checkpoints
+		// written from now on carry the same).
+		if err := atomicfile.WriteFile(filepath.Join(r.dir, ConfigFile), r.cfgYAML); err != nil {
+			return err
+		}
+	}
+	if err := r.modelDiff(ck); err != nil {
+		return fmt.Errorf("the %s's model differs from the config's: %w", what, err)
 	}
 	return nil
 }

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/gemgo/gemgo/internal/atomicfile"
 	"github.com/gemgo/gemgo/policy"
 )
 
@@ -124,16 +123,8 @@ func (r *runner) resumeWarmup(ctx context.Context) error {
 	if err != nil {
 		return fail(err)
 	}
-	if _, err := atomicfile.RemoveStale(r.dir); err != nil {
+	if err := r.takeOver(ck, changed, "warm-up"); err != nil {
 		return fail(err)
-	}
-	if changed {
-		if err := atomicfile.WriteFile(filepath.Join(r.dir, ConfigFile), r.cfgYAML); err != nil {
-			return fail(err)
-		}
-	}
-	if err := r.modelDiff(ck); err != nil {
-		return fail(fmt.Errorf("the warm-up's model differs from the config's: %w", err))
 	}
 	r.tok, r.w = ck.Tokenizer, ck.Policy
 	r.prog.WallSeconds = st.Wall
