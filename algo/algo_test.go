@@ -213,3 +213,31 @@ func TestValidate(t *testing.T) {
 		assert.NoError(t, a.Validate())
 	}
 }
+
+// SpreadGroups names the groups whose returns differ, in order of first
+// appearance; a group of one, or of equal returns, teaches GRPO nothing.
+func TestSpreadGroups(t *testing.T) {
+	var b buffer.Buffer
+	episode(t, &b, 4, 1)
+	episode(t, &b, 2, 0)
+	episode(t, &b, 4, 0) // group 4: 1 and 0
+	episode(t, &b, 2, 0) // group 2: all 0
+	episode(t, &b, 7, 0.5)
+	episode(t, &b, 9, 0, 1) // group 9: returns 1 and 1
+	episode(t, &b, 9, 1)
+	episode(t, &b, 3, 0.25)
+	episode(t, &b, 3, 0.5)
+	assert.Equal(t, []int{4, 3}, SpreadGroups(&b))
+	assert.Empty(t, SpreadGroups(&buffer.Buffer{}))
+	// Exactly the groups GRPO gives a nonzero advantage.
+	g := DefaultGRPO()
+	_, err := g.Update(&b, &recorder{}, rand.New(rand.NewPCG(1, 1)))
+	require.NoError(t, err)
+	nonzero := map[int]bool{}
+	for _, tr := range b.Transitions {
+		if tr.Advantage != 0 {
+			nonzero[tr.Group] = true
+		}
+	}
+	assert.Equal(t, map[int]bool{4: true, 3: true}, nonzero)
+}

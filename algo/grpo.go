@@ -123,3 +123,25 @@ func zeroGroups(adv []float64, groups []int) float64 {
 	}
 	return float64(zero) / float64(len(idx))
 }
+
+// SpreadGroups returns the ids of b's groups whose episodes' returns are
+// not all equal, in the order the groups first appear. Under GRPO, Dr.
+// GRPO and RLOO every other group has zero advantage: all its episodes
+// solved the task, or none did, so it teaches nothing.
+func SpreadGroups(b *buffer.Buffer) []int {
+	groups := make([]int, len(b.Episodes))
+	for i, e := range b.Episodes {
+		groups[i] = e.Group
+	}
+	var out []int
+	for _, members := range byGroup(groups) {
+		r0 := b.Episodes[members[0]].Return
+		for _, i := range members[1:] {
+			if b.Episodes[i].Return != r0 {
+				out = append(out, b.Episodes[members[0]].Group)
+				break
+			}
+		}
+	}
+	return out
+}

@@ -89,6 +89,29 @@ func (b *Buffer) Clear() {
 	b.Episodes = b.Episodes[:0]
 }
 
+// Filter keeps the episodes for which keep is true, with their
+// transitions, in order, and drops the others. Kept episodes are
+// renumbered (ID, First and their transitions' Episode); group ids stay.
+func (b *Buffer) Filter(keep func(Episode) bool) {
+	w, n := 0, 0
+	for _, e := range b.Episodes {
+		if !keep(e) {
+			continue
+		}
+		copy(b.Transitions[w:], b.Transitions[e.First:e.First+e.Turns])
+		for i := w; i < w+e.Turns; i++ {
+			b.Transitions[i].Episode = n
+		}
+		e.ID, e.First = n, w
+		b.Episodes[n] = e
+		w += e.Turns
+		n++
+	}
+	clear(b.Transitions[w:])
+	b.Transitions = b.Transitions[:w]
+	b.Episodes = b.Episodes[:n]
+}
+
 // Stats summarises the episodes in the buffer.
 type Stats struct {
 	Episodes    int
@@ -121,6 +144,18 @@ func (b *Buffer) Stats() Stats {
 	s.MeanToolCalls /= n
 	s.SuccessRate /= n
 	return s
+}
+
+// Merge returns the summary of the episodes of s and o together.
+func (s Stats) Merge(o Stats) Stats {
+	n := s.Episodes + o.Episodes
+	if n == 0 {
+		return Stats{Transitions: s.Transitions + o.Transitions}
+	}
+	mean := func(a, b float64) float64 { return (a*float64(s.Episodes) + b*float64(o.Episodes)) / float64(n) }
+	return Stats{Episodes: n, Transitions: s.Transitions + o.Transitions,
+		MeanReturn: mean(s.MeanReturn, o.MeanReturn), SuccessRate: mean(s.SuccessRate, o.SuccessRate),
+		MeanTurns: mean(s.MeanTurns, o.MeanTurns), MeanToolCalls: mean(s.MeanToolCalls, o.MeanToolCalls)}
 }
 
 // Minibatches splits the transitions into minibatches of at most size

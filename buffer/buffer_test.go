@@ -117,3 +117,45 @@ func TestMinibatchesBucketByLength(t *testing.T) {
 		}
 	}
 }
+
+// Filter keeps the chosen episodes with exactly their transitions, in
+// order, renumbered as if they had been added alone (a property over
+// random buffers).
+func TestFilter(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for trial := range 200 {
+		var b, want Buffer
+		keep := map[uint64]bool{}
+		for e := range 1 + r.IntN(12) {
+			turns := make([]Transition, 1+r.IntN(4))
+			for i := range turns {
+				turns[i] = turn(1+r.IntN(5), 1+r.IntN(3), r.Float64())
+				turns[i].Prompt[0] = 1000*e + i // where it came from
+			}
+			turns[len(turns)-1].Terminated = true
+			seed := uint64(e)
+			group := e / 3
+			_, err := b.AddEpisode(group, seed, e%2 == 0, turns)
+			require.NoError(t, err)
+			if r.IntN(2) == 0 {
+				keep[seed] = true
+				_, err := want.AddEpisode(group, seed, e%2 == 0, turns)
+				require.NoError(t, err)
+			}
+		}
+		b.Filter(func(e Episode) bool { return keep[e.Seed] })
+		require.Equal(t, append([]Episode{}, want.Episodes...), append([]Episode{}, b.Episodes...), "trial %d", trial)
+		require.Equal(t, append([]Transition{}, want.Transitions...), append([]Transition{}, b.Transitions...), "trial %d", trial)
+		require.Equal(t, want.Stats(), b.Stats())
+	}
+}
+
+// Merge is the summary of the two sets of episodes together.
+func TestStatsMerge(t *testing.T) {
+	a := Stats{Episodes: 2, Transitions: 5, MeanReturn: 0.5, SuccessRate: 0.5, MeanTurns: 2.5, MeanToolCalls: 1}
+	b := Stats{Episodes: 6, Transitions: 6, MeanReturn: 1, SuccessRate: 1, MeanTurns: 1, MeanToolCalls: 0}
+	assert.Equal(t, Stats{Episodes: 8, Transitions: 11, MeanReturn: 0.875, SuccessRate: 0.875, MeanTurns: 1.375, MeanToolCalls: 0.25}, a.Merge(b))
+	assert.Equal(t, a, a.Merge(Stats{}))
+	assert.Equal(t, a, Stats{}.Merge(a))
+	assert.Equal(t, Stats{}, Stats{}.Merge(Stats{}))
+}

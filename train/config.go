@@ -119,6 +119,12 @@ type RolloutConfig struct {
 	Episodes  int `yaml:"episodes"`   // finished episodes per iteration (or 0 with steps)
 	Steps     int `yaml:"steps"`      // env steps per iteration (or 0 with episodes)
 	GroupSize int `yaml:"group_size"` // episodes per seed (GRPO's K); 1 otherwise
+	// FilterGroups is DAPO's dynamic sampling (Yu et al. 2025): train
+	// only on groups whose episodes' returns differ, playing further
+	// batches of new seeds until episodes/group_size such groups are kept
+	// (group algorithms, an episode budget).
+	FilterGroups  bool `yaml:"filter_groups"`
+	MaxGenBatches int  `yaml:"max_gen_batches"` // batches played at most per iteration with filter_groups; 0 means 10
 }
 
 // EvalConfig is the periodic greedy evaluation on held-out seeds.
@@ -275,6 +281,12 @@ func (c *Config) Validate() error {
 	}
 	if c.Rollout.GroupSize < 1 || c.Rollout.GroupSize > 1024 {
 		bad("rollout.group_size = %d: allowed [1, 1024]", c.Rollout.GroupSize)
+	}
+	if c.Rollout.FilterGroups && (!c.Algo.UsesGroups() || c.Rollout.Episodes == 0) {
+		bad("rollout.filter_groups = true: keeps the groups whose returns differ, so it needs a group algorithm (grpo, dr-grpo, rloo; got %s) and rollout.episodes (got %d)", c.Algo.Name, c.Rollout.Episodes)
+	}
+	if c.Rollout.MaxGenBatches < 0 || c.Rollout.MaxGenBatches > 1000 {
+		bad("rollout.max_gen_batches = %d: allowed [0, 1000] (0 means 10)", c.Rollout.MaxGenBatches)
 	}
 	if c.Algo.UsesGroups() && c.Rollout.GroupSize < 2 {
 		bad("rollout.group_size = %d: algo.name = %s compares episodes within a group, so it needs at least 2", c.Rollout.GroupSize, c.Algo.Name)

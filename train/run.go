@@ -304,9 +304,7 @@ func (r *runner) loop(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return r.interrupted(err)
 		}
-		buf.Clear()
-		plan := rollout.Plan{Budget: rollout.Budget{Episodes: cfg.Rollout.Episodes, Steps: cfg.Rollout.Steps}, GroupSize: cfg.Rollout.GroupSize, Seed: rollout.SeedSequence(cfg.Seed, it)}
-		cs, err := col.Collect(ctx, plan, &buf, r.rng)
+		b, err := r.collect(ctx, col, it, &buf)
 		if err != nil {
 			if ctx.Err() != nil {
 				return r.interrupted(ctx.Err())
@@ -314,17 +312,17 @@ func (r *runner) loop(ctx context.Context) error {
 			return fmt.Errorf("iteration %d: %w", it, err)
 		}
 		t0 := time.Now()
-		m, err := alg.Update(&buf, r.tr, r.rng)
-		if err != nil {
-			return fmt.Errorf("iteration %d: %w", it, err)
+		m := algo.Metrics{}
+		if buf.Len() > 0 { // empty only when filter_groups kept no group
+			if m, err = alg.Update(&buf, r.tr, r.rng); err != nil {
+				return fmt.Errorf("iteration %d: %w", it, err)
+			}
 		}
 		r.prog.Iteration = it
-		r.prog.EnvSteps += cs.Steps
-		r.prog.Episodes += cs.Episodes
+		r.prog.EnvSteps += b.rollout.Steps
+		r.prog.Episodes += b.rollout.Episodes
 		r.prog.RNG, _ = r.src.MarshalBinary()
-		m["perf/env_steps_per_s"] = cs.StepsPerSecond()
-		m["perf/sampled_tokens_per_s"] = cs.TokensPerSecond()
-		m["perf/rollout_s"] = cs.Wall.Seconds()
+		b.record(m, cfg.Rollout.FilterGroups)
 		m["perf/update_s"] = time.Since(t0).Seconds()
 		m["global/env_steps"] = float64(r.prog.EnvSteps)
 		m["global/episodes"] = float64(r.prog.Episodes)

@@ -74,15 +74,27 @@ func stable(ms []algo.Metrics) []algo.Metrics {
 }
 
 func TestResumeEqualsUninterrupted(t *testing.T) {
-	for _, name := range []string{"rebn", "ppo"} {
+	for _, name := range []string{"rebn", "ppo", "grpo-filter"} {
 		t.Run(name, func(t *testing.T) {
 			cfg := tinyConfig(name)
+			if name == "grpo-filter" {
+				cfg = tinyConfig("grpo")
+				cfg.Rollout.FilterGroups = true
+				cfg.Warmup.Steps = 100 // some groups differ, so updates run
+			}
 			reg := builtin.Registry()
 			full := &recordObserver{}
 			dirA := filepath.Join(t.TempDir(), "a")
 			resA, err := Run(context.Background(), cfg, reg, Options{Dir: dirA, Observer: full})
 			require.NoError(t, err)
 			require.Len(t, full.iters, 4)
+			updated := 0
+			for _, m := range full.iters {
+				if _, ok := m["losses/loss"]; ok {
+					updated++
+				}
+			}
+			require.Positive(t, updated, "some iteration updates the policy")
 
 			dirB := filepath.Join(t.TempDir(), "b")
 			ctx, cancel := context.WithCancel(context.Background())

@@ -1,0 +1,97 @@
+package train
+
+import (
+	"context"
+
+	"github.com/gemgo/gemgo/algo"
+	"github.com/gemgo/gemgo/buffer"
+	"github.com/gemgo/gemgo/rollout"
+)
+
+// batch is what one iteration played: the rollout's totals and the
+// summary of every episode played, kept for training or not.
+type batch struct {
+	rollout rollout.Stats
+	played  buffer.Stats
+	gen     int // batches played (1 without rollout.filter_groups)
+	kept    int // groups kept for the update (filter_groups)
+}
+
+// collect plays iteration it's episodes into buf (emptied first). With
+// rollout.filter_groups it keeps only the groups whose episodes' returns
+// differ (algo.SpreadGroups) and plays further batches, each of new seeds
+// continuing the iteration's sequence, until episodes/group_size such
+// groups are kept or max_gen_batches batches are played; groups kept
+// beyond that number are dropped, so the update's size does not grow. An
+// iteration that keeps no group leaves buf empty, and the caller skips
+// its update.
+func (r *runner) collect(ctx context.Context, col *rollout.Collector, it int, buf *buffer.Buffer) (batch, error) {
+	cfg := r.cfg.Rollout
+	buf.Clear()
+	k := max(cfg.GroupSize, 1)
+	perBatch := (cfg.Episodes + k - 1) / k // groups of one batch (the collector rounds up)
+	seeds := rollout.SeedSequence(r.cfg.Seed, it)
+	rounds := 1
+	if cfg.FilterGroups {
+		rounds = cfg.MaxGenBatches
+		if rounds == 0 {
+			rounds = 10
+		}
+	}
+	var b batch
+	for g := 0; g < rounds; g++ {
+		first := g * perBatch
+		plan := rollout.Plan{Budget: rollout.Budget{Episodes: cfg.Episodes, Steps: cfg.Steps}, GroupSize: cfg.GroupSize,
+			Seed: func(j int) uint64 { return seeds(first + j) }, FirstGroup: first}
+		start := len(buf.Episodes)
+		cs, err := col.Collect(ctx, plan, buf, r.rng)
+		b.rollout = addStats(b.rollout, cs)
+		b.gen++
+		if err != nil {
+			return b, err
+		}
+		played := buffer.Buffer{Episodes: buf.Episodes[start:]}
+		if start < len(buf.Episodes) {
+			played.Transitions = buf.Transitions[buf.Episodes[start].First:]
+		}
+		b.played = b.played.Merge(played.Stats())
+		if !cfg.FilterGroups {
+			break
+		}
+		keep := map[int]bool{}
+		for _, grp := range algo.SpreadGroups(buf) {
+			if len(keep) < perBatch {
+				keep[grp] = true
+			}
+		}
+		buf.Filter(func(e buffer.Episode) bool { return keep[e.Group] })
+		if b.kept = len(keep); b.kept == perBatch {
+			break
+		}
+	}
+	return b, nil
+}
+
+// addStats sums two rollouts' totals.
+func addStats(a, b rollout.Stats) rollout.Stats {
+	return rollout.Stats{Episodes: a.Episodes + b.Episodes, Steps: a.Steps + b.Steps, SampledTokens: a.SampledTokens + b.SampledTokens,
+		PolicyTime: a.PolicyTime + b.PolicyTime, EnvTime: a.EnvTime + b.EnvTime, Wall: a.Wall + b.Wall}
+}
+
+// record sets the iteration's rollout metrics: those of every episode
+// played, in place of the algorithm's over the kept ones.
+func (b batch) record(m algo.Metrics, filter bool) {
+	m["perf/env_steps_per_s"] = b.rollout.StepsPerSecond()
+	m["perf/sampled_tokens_per_s"] = b.rollout.TokensPerSecond()
+	m["perf/rollout_s"] = b.rollout.Wall.Seconds()
+	if !filter {
+		return
+	}
+	m["charts/episodic_return"] = b.played.MeanReturn
+	m["charts/success_rate"] = b.played.SuccessRate
+	m["charts/turns"] = b.played.MeanTurns
+	m["charts/episodes"] = float64(b.played.Episodes)
+	m["charts/transitions"] = float64(b.played.Transitions)
+	m["charts/gen_batches"] = float64(b.gen)
+	m["charts/kept_groups"] = float64(b.kept)
+}
