@@ -5,7 +5,8 @@
 #   configs/rebn_products_python.yaml vs configs/rebn_products_notool.yaml (math:Products-v0)
 #   configs/rebn_qa_search.yaml       vs configs/rebn_qa_notool.yaml       (qa:Fictional-v2-onehop)
 # and, named on the command line, configs/grpo_qa_search.yaml vs configs/grpo_qa_notool.yaml (the
-# same QA task with group baselines and 800 iterations).
+# same QA task with group baselines and 800 iterations) or configs/grpo_filter_qa_search.yaml vs
+# configs/grpo_filter_qa_notool.yaml (the same with dynamic sampling, rollout.filter_groups).
 # Re-running skips finished runs and resumes interrupted ones (cmd/train -resume), in the
 # warm-up too (it is saved every 500 steps).
 # Usage: [PARALLEL=2] [SEEDS="1 2 3"] scripts/tools_finding.sh [config ...]   (default: the four above)
