@@ -64,6 +64,12 @@ type Stats struct {
 	Wall          time.Duration
 }
 
+// Add returns the totals of two collections together.
+func (s Stats) Add(o Stats) Stats {
+	return Stats{Episodes: s.Episodes + o.Episodes, Steps: s.Steps + o.Steps, SampledTokens: s.SampledTokens + o.SampledTokens,
+		PolicyTime: s.PolicyTime + o.PolicyTime, EnvTime: s.EnvTime + o.EnvTime, Wall: s.Wall + o.Wall}
+}
+
 // StepsPerSecond is env steps per second of wall time.
 func (s Stats) StepsPerSecond() float64 { return rate(s.Steps, s.Wall) }
 

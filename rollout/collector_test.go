@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -351,4 +352,12 @@ func TestCollectCountsToolCalls(t *testing.T) {
 	for _, e := range buf.Episodes {
 		assert.Zero(t, e.ToolCalls)
 	}
+}
+
+// Add sums every total of two collections.
+func TestStatsAdd(t *testing.T) {
+	a := Stats{Episodes: 2, Steps: 5, SampledTokens: 40, PolicyTime: time.Second, EnvTime: 2 * time.Millisecond, Wall: 3 * time.Second}
+	b := Stats{Episodes: 3, Steps: 7, SampledTokens: 1, PolicyTime: time.Millisecond, EnvTime: time.Second, Wall: time.Minute}
+	assert.Equal(t, Stats{Episodes: 5, Steps: 12, SampledTokens: 41, PolicyTime: 1001 * time.Millisecond, EnvTime: 1002 * time.Millisecond, Wall: 63 * time.Second}, a.Add(b))
+	assert.Equal(t, a, a.Add(Stats{}))
 }

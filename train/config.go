@@ -286,7 +286,7 @@ func (c *Config) Validate() error {
 		bad("rollout.filter_groups = true: keeps the groups whose returns differ, so it needs a group algorithm (grpo, dr-grpo, rloo; got %s) and rollout.episodes (got %d)", c.Algo.Name, c.Rollout.Episodes)
 	}
 	if c.Rollout.MaxGenBatches < 0 || c.Rollout.MaxGenBatches > 1000 {
-		bad("rollout.max_gen_batches = %d: allowed [0, 1000] (0 means 10)", c.Rollout.MaxGenBatches)
+		bad("rollout.max_gen_batches = %d: allowed [0, 1000] (0 means %d)", c.Rollout.MaxGenBatches, defaultMaxGenBatches)
 	}
 	if c.Algo.UsesGroups() && c.Rollout.GroupSize < 2 {
 		bad("rollout.group_size = %d: algo.name = %s compares episodes within a group, so it needs at least 2", c.Rollout.GroupSize, c.Algo.Name)

@@ -8,6 +8,9 @@ import (
 	"github.com/gemgo/gemgo/rollout"
 )
 
+// defaultMaxGenBatches is rollout.max_gen_batches when it is 0.
+const defaultMaxGenBatches = 10
+
 // batch is what one iteration played: the rollout's totals and the
 // summary of every episode played, kept for training or not.
 type batch struct {
@@ -35,7 +38,7 @@ func (r *runner) collect(ctx context.Context, col *rollout.Collector, it int, bu
 	if cfg.FilterGroups {
 		rounds = cfg.MaxGenBatches
 		if rounds == 0 {
-			rounds = 10
+			rounds = defaultMaxGenBatches
 		}
 	}
 	var b batch
@@ -43,17 +46,14 @@ func (r *runner) collect(ctx context.Context, col *rollout.Collector, it int, bu
 		first := g * perBatch
 		plan := rollout.Plan{Budget: rollout.Budget{Episodes: cfg.Episodes, Steps: cfg.Steps}, GroupSize: cfg.GroupSize,
 			Seed: func(j int) uint64 { return seeds(first + j) }, FirstGroup: first}
-		start := len(buf.Episodes)
+		episodes, transitions := len(buf.Episodes), len(buf.Transitions)
 		cs, err := col.Collect(ctx, plan, buf, r.rng)
-		b.rollout = addStats(b.rollout, cs)
+		b.rollout = b.rollout.Add(cs)
 		b.gen++
 		if err != nil {
 			return b, err
 		}
-		played := buffer.Buffer{Episodes: buf.Episodes[start:]}
-		if start < len(buf.Episodes) {
-			played.Transitions = buf.Transitions[buf.Episodes[start].First:]
-		}
+		played := buffer.Buffer{Episodes: buf.Episodes[episodes:], Transitions: buf.Transitions[transitions:]}
 		b.played = b.played.Merge(played.Stats())
 		if !cfg.FilterGroups {
 			break
@@ -70,12 +70,6 @@ func (r *runner) collect(ctx context.Context, col *rollout.Collector, it int, bu
 		}
 	}
 	return b, nil
-}
-
-// addStats sums two rollouts' totals.
-func addStats(a, b rollout.Stats) rollout.Stats {
-	return rollout.Stats{Episodes: a.Episodes + b.Episodes, Steps: a.Steps + b.Steps, SampledTokens: a.SampledTokens + b.SampledTokens,
-		PolicyTime: a.PolicyTime + b.PolicyTime, EnvTime: a.EnvTime + b.EnvTime, Wall: a.Wall + b.Wall}
 }
 
 // record sets the iteration's rollout metrics: those of every episode
