@@ -114,7 +114,7 @@ func UnmarshalCheckpoint(data []byte) (*Checkpoint, error) {
 		slices.Sort(extra)
 		hint := ""
 		if c.Config.TieEmbeddings && slices.ContainsFunc(extra, func(n string) bool { return strings.HasSuffix(n, "/wout") }) {
-			hint = " (the stored config has model.tie_embeddings = true: a tied model has no wout, its logits read tok_emb)"
+			hint = " (the stored config has " + tiedFact + ")"
 		}
 		return nil, fmt.Errorf("unexpected tensors %s: the stored configs do not call for them%s", listNames(extra), hint)
 	}
@@ -197,7 +197,7 @@ func (r tensorReader) take(group string, s ParamSpec) ([]float32, error) {
 	if !ok {
 		hint := ""
 		if s.Name == "wout" {
-			hint = " (the stored config has model.tie_embeddings = false: an untied model needs its output matrix wout)"
+			hint = " (the stored config has " + untiedFact + ")"
 		}
 		return nil, fmt.Errorf("missing tensor %q (shape %v) that the stored config calls for%s", name, s.Shape, hint)
 	}

@@ -63,7 +63,7 @@ func (c Config) Diff(want Config) error {
 	}
 	if c.TieEmbeddings != want.TieEmbeddings {
 		add("model.tie_embeddings", c.TieEmbeddings, want.TieEmbeddings)
-		d[len(d)-1] += " (a tied model has no output matrix wout: its logits read tok_emb, so the weights of one do not fit the other)"
+		d[len(d)-1] += " (" + tiedModel + ": the weights of one do not fit the other)"
 	}
 	if len(d) == 0 {
 		return nil
@@ -71,15 +71,23 @@ func (c Config) Diff(want Config) error {
 	return fmt.Errorf("%s", strings.Join(d, "; "))
 }
 
+// The two facts every model.tie_embeddings mismatch explains itself by,
+// in one wording wherever weights, checkpoints or configs disagree on it.
+const (
+	tiedModel  = "a tied model has no output matrix wout, its logits read tok_emb"
+	tiedFact   = "model.tie_embeddings = true: " + tiedModel
+	untiedFact = "model.tie_embeddings = false: an untied model needs its output matrix wout"
+)
+
 // tieHint explains a parameter layout mismatch that model.tie_embeddings
 // causes: w holds a wout that specs do not call for, or lacks one they do.
 func tieHint(w *Weights, specs []ParamSpec) string {
 	want := slices.ContainsFunc(specs, func(s ParamSpec) bool { return s.Name == "wout" })
 	switch has := w.Param("wout") != nil; {
 	case want && !has:
-		return " (model.tie_embeddings = false calls for an output matrix wout: these weights are a tied model's, without one)"
+		return " (" + untiedFact + "; these weights are a tied model's, without one)"
 	case !want && has && w.Config.TieEmbeddings:
-		return " (model.tie_embeddings = true: a tied model has no wout, its logits read tok_emb; these weights are an untied model's)"
+		return " (" + tiedFact + "; these weights are an untied model's)"
 	}
 	return ""
 }

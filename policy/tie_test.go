@@ -145,8 +145,8 @@ func TestTieMismatchErrors(t *testing.T) {
 		w    *Weights
 		want string
 	}{
-		{untiedW, "model.tie_embeddings = true: a tied model has no wout"},
-		{tiedW, "model.tie_embeddings = false calls for an output matrix wout"},
+		{untiedW, "model.tie_embeddings = true: a tied model has no output matrix wout, its logits read tok_emb; these weights are an untied model's"},
+		{tiedW, "model.tie_embeddings = false: an untied model needs its output matrix wout; these weights are a tied model's"},
 	} {
 		_, err := NewTrainer(tc.w, OptimConfig{})
 		assert.ErrorContains(t, err, tc.want)
@@ -170,5 +170,5 @@ func TestTieMismatchErrors(t *testing.T) {
 	other.Layers, other.Vocab = 3, 20
 	err = tiedCfg.Diff(other)
 	assert.EqualError(t, err, "the vocabulary (the tokenizer's) = 13, want 20; model.layers = 2, want 3; "+
-		"model.tie_embeddings = true, want false (a tied model has no output matrix wout: its logits read tok_emb, so the weights of one do not fit the other)")
+		"model.tie_embeddings = true, want false (a tied model has no output matrix wout, its logits read tok_emb: the weights of one do not fit the other)")
 }

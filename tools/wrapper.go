@@ -105,7 +105,7 @@ func Wrap(env envs.Env, specs []Spec) (envs.Env, error) {
 		}
 		ts = append(ts, t)
 	}
-	w, err := NewEnv(env, specs, ts)
+	w, err := bind(env, specs, ts)
 	if err != nil {
 		closeAll()
 		return nil, err
@@ -139,14 +139,20 @@ func withTaskCorpus(env envs.Env, specs []Spec) []Spec {
 // NewEnv wraps env with tools already built, ts[i] configured by specs[i]
 // (its max_uses, rewards and timeout).
 func NewEnv(env envs.Env, specs []Spec, ts []Tool) (*Env, error) {
+	if err := ValidateSpecs(specs); err != nil {
+		return nil, err
+	}
+	return bind(env, specs, ts)
+}
+
+// bind is NewEnv for specs already validated (Wrap checks them before it
+// builds the tools).
+func bind(env envs.Env, specs []Spec, ts []Tool) (*Env, error) {
 	if env == nil {
 		return nil, errors.New("tools: nil env")
 	}
 	if len(specs) != len(ts) || len(ts) == 0 {
 		return nil, fmt.Errorf("tools: %d specs for %d tools: want one spec per tool, at least one", len(specs), len(ts))
-	}
-	if err := ValidateSpecs(specs); err != nil {
-		return nil, err
 	}
 	w := &Env{inner: env, uses: make([]int, len(ts))}
 	for i, s := range specs {
