@@ -90,7 +90,7 @@ func (w *EpisodeStats) Unwrap() Env { return w.inner }
 func (w *EpisodeStats) SampleAction(r *rand.Rand) string { return forwardSample(w.inner, r) }
 
 // Close closes the inner env when it is an io.Closer.
-func (w *EpisodeStats) Close() error { return forwardClose(w.inner) }
+func (w *EpisodeStats) Close() error { return Close(w.inner) }
 
 // FormatErrorReward forwards to the inner env.
 func (w *EpisodeStats) FormatErrorReward() float64 { return forwardFormatErrorReward(w.inner) }

@@ -157,7 +157,7 @@ func (w *ObservationHistory) Unwrap() Env { return w.inner }
 func (w *ObservationHistory) SampleAction(r *rand.Rand) string { return forwardSample(w.inner, r) }
 
 // Close closes the inner env when it is an io.Closer.
-func (w *ObservationHistory) Close() error { return forwardClose(w.inner) }
+func (w *ObservationHistory) Close() error { return Close(w.inner) }
 
 // FormatErrorReward forwards to the inner env.
 func (w *ObservationHistory) FormatErrorReward() float64 { return forwardFormatErrorReward(w.inner) }
@@ -213,7 +213,7 @@ func (w *ActionObservationHistory) SampleAction(r *rand.Rand) string {
 }
 
 // Close closes the inner env when it is an io.Closer.
-func (w *ActionObservationHistory) Close() error { return forwardClose(w.inner) }
+func (w *ActionObservationHistory) Close() error { return Close(w.inner) }
 
 // FormatErrorReward forwards to the inner env.
 func (w *ActionObservationHistory) FormatErrorReward() float64 {

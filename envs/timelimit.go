@@ -72,7 +72,7 @@ func (w *TimeLimit) Unwrap() Env { return w.inner }
 func (w *TimeLimit) SampleAction(r *rand.Rand) string { return forwardSample(w.inner, r) }
 
 // Close closes the inner env when it is an io.Closer.
-func (w *TimeLimit) Close() error { return forwardClose(w.inner) }
+func (w *TimeLimit) Close() error { return Close(w.inner) }
 
 // FormatErrorReward forwards to the inner env.
 func (w *TimeLimit) FormatErrorReward() float64 { return forwardFormatErrorReward(w.inner) }

@@ -3,7 +3,6 @@ package envs
 import (
 	"errors"
 	"fmt"
-	"io"
 	"sync"
 )
 
@@ -208,9 +207,7 @@ func NewVectorEnvFunc(n int, newEnv func() (Env, error), cfg VectorConfig) (*Vec
 	list := make([]Env, 0, n)
 	closeAll := func() {
 		for _, e := range list {
-			if c, ok := e.(io.Closer); ok {
-				_ = c.Close()
-			}
+			_ = Close(e)
 		}
 	}
 	for i := range n {

@@ -3,7 +3,6 @@ package envs
 import (
 	"errors"
 	"fmt"
-	"io"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -264,10 +263,8 @@ func (v *VectorEnv) Close() error {
 	v.closed = true
 	var errs []error
 	for i, e := range v.orig {
-		if c, ok := e.(io.Closer); ok {
-			if err := c.Close(); err != nil {
-				errs = append(errs, fmt.Errorf("env %d: close: %w", i, err))
-			}
+		if err := Close(e); err != nil {
+			errs = append(errs, fmt.Errorf("env %d: close: %w", i, err))
 		}
 	}
 	return errors.Join(errs...)

@@ -57,8 +57,11 @@ func forwardSample(inner Env, r *rand.Rand) string {
 	return ""
 }
 
-func forwardClose(inner Env) error {
-	if c, ok := inner.(io.Closer); ok {
+// Close closes env when it holds resources (it implements io.Closer: tool
+// processes, connections, a wrapped env that does) and is a no-op
+// otherwise. Code that makes an env and is done with it calls this.
+func Close(env Env) error {
+	if c, ok := env.(io.Closer); ok {
 		return c.Close()
 	}
 	return nil

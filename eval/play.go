@@ -3,7 +3,6 @@ package eval
 import (
 	"context"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"time"
 
@@ -32,17 +31,10 @@ func newEnv(reg *envs.Registry, cfg *Config, id string) (envs.Env, error) {
 	}
 	wrapped, err := tools.Wrap(env, cfg.Tools)
 	if err != nil {
-		closeEnv(env) // Wrap closes the tools it built, not the inner env
+		_ = envs.Close(env) // Wrap closes the tools it built, not the inner env
 		return nil, fmt.Errorf("-tool: %w", err)
 	}
 	return wrapped, nil
-}
-
-// closeEnv closes env when it holds resources (tools, processes).
-func closeEnv(env envs.Env) {
-	if c, ok := env.(io.Closer); ok {
-		_ = c.Close()
-	}
 }
 
 // play plays the episode k with p. Every failure (of the env, the policy,
@@ -61,7 +53,7 @@ func play(ctx context.Context, p Policy, reg *envs.Registry, cfg *Config, k Key)
 		rec.Error = "env: " + err.Error()
 		return rec
 	}
-	defer closeEnv(env)
+	defer envs.Close(env)
 	obs, _, err := env.Reset(k.Seed)
 	if err != nil {
 		rec.Error = fmt.Sprintf("env: reset seed %d: %v", k.Seed, err)

@@ -66,7 +66,7 @@ func Run(ctx context.Context, cfg Config, pols []Named, opt Options) (Metadata, 
 		if err != nil {
 			return Metadata{}, fmt.Errorf("-env %s: %w", id, err)
 		}
-		closeEnv(e)
+		_ = envs.Close(e)
 	}
 	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
 		return Metadata{}, fmt.Errorf("eval: %w", err)

@@ -382,9 +382,7 @@ func (w *Env) Close() error {
 			errs = append(errs, c.Close())
 		}
 	}
-	if c, ok := w.inner.(io.Closer); ok {
-		errs = append(errs, c.Close())
-	}
+	errs = append(errs, envs.Close(w.inner))
 	return errors.Join(errs...)
 }
 

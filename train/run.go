@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -102,9 +101,7 @@ func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (Res
 	if !opts.Resume {
 		err = needSampler(cfg.Env.ID, probe)
 	}
-	if c, ok := probe.(io.Closer); ok {
-		c.Close()
-	}
+	_ = envs.Close(probe)
 	if err != nil {
 		return r.result(), err
 	}
@@ -115,9 +112,7 @@ func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (Res
 		if err != nil {
 			return r.result(), fmt.Errorf("eval.options: %w", err)
 		}
-		if c, ok := evalProbe.(io.Closer); ok {
-			c.Close()
-		}
+		_ = envs.Close(evalProbe)
 	}
 	if opts.Resume {
 		err = r.resume(ctx)

@@ -3,7 +3,6 @@ package train
 import (
 	"context"
 	"fmt"
-	"io"
 	"math/rand/v2"
 
 	"github.com/gemgo/gemgo/envs"
@@ -29,9 +28,7 @@ func envFactory(reg *envs.Registry, ec EnvConfig) func() (envs.Env, error) {
 		}
 		w, err := tools.Wrap(e, ec.Tools)
 		if err != nil {
-			if c, ok := e.(io.Closer); ok {
-				_ = c.Close()
-			}
+			_ = envs.Close(e)
 			return nil, err
 		}
 		return envs.WithHistory(w, ec.History, ec.HistoryKeep)
@@ -64,9 +61,7 @@ func randomPlay(ctx context.Context, newEnv func() (envs.Env, error), seed uint6
 	if err != nil {
 		return err
 	}
-	if c, ok := env.(io.Closer); ok {
-		defer c.Close()
-	}
+	defer envs.Close(env)
 	sampler, ok := envs.SamplerOf(env)
 	if !ok {
 		return fmt.Errorf("env has no SampleAction (envs.ActionSampler): random play needs one")

@@ -85,18 +85,14 @@ func runWith(ctx context.Context, reg *envs.Registry, args []string, stdin io.Re
 	}
 	wrapped, err := tools.Wrap(env, tls)
 	if err != nil {
-		if c, ok := env.(io.Closer); ok {
-			_ = c.Close()
-		}
+		_ = envs.Close(env)
 		fmt.Fprintf(stderr, "play: -tool: %v\n", err)
 		return cli.ExitFailed
 	}
 	env = wrapped
 	defer func() {
-		if c, ok := env.(io.Closer); ok {
-			if err := c.Close(); err != nil {
-				fmt.Fprintf(stderr, "play: close: %v\n", err)
-			}
+		if err := envs.Close(env); err != nil {
+			fmt.Fprintf(stderr, "play: close: %v\n", err)
 		}
 	}()
 	if err := playEpisode(ctx, envs.NewEpisodeStats(env), *id, *seed, stdin, stdout, !isTerminal(stdin)); err != nil {

@@ -3,7 +3,6 @@ package builtin_test
 import (
 	"flag"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -105,9 +104,7 @@ func episode(t *testing.T, id string, reg *envs.Registry, opts []envs.Option, st
 	t.Helper()
 	env, err := reg.Make(id, opts...)
 	require.NoError(t, err)
-	if c, ok := env.(io.Closer); ok {
-		defer func() { require.NoError(t, c.Close()) }()
-	}
+	defer func() { require.NoError(t, envs.Close(env)) }()
 	if style == "" {
 		style = "default"
 	}

@@ -1,7 +1,6 @@
 package builtin_test
 
 import (
-	"io"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -64,9 +63,7 @@ func TestBuiltinsConform(t *testing.T) {
 				require.ErrorContains(t, err, "unknown option style", "an env either has the brief style or no style option")
 				return
 			}
-			if c, ok := env.(io.Closer); ok {
-				require.NoError(t, c.Close())
-			}
+			require.NoError(t, envs.Close(env))
 			var briefCheck []envtest.Option
 			if !strings.HasPrefix(id, "game:") {
 				briefCheck = append(briefCheck, envtest.Episodes(8))

@@ -2,7 +2,6 @@ package envtest
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -73,10 +72,8 @@ func checkEnv(t reporter, factory func() (envs.Env, error), opts ...Option) {
 	} {
 		env := c.make()
 		c.guard(check.name, func() { check.run(env) })
-		if cl, ok := env.(io.Closer); ok {
-			if err := cl.Close(); err != nil {
-				t.Errorf("envtest: %s: Close: %v", check.name, err)
-			}
+		if err := envs.Close(env); err != nil {
+			t.Errorf("envtest: %s: Close: %v", check.name, err)
 		}
 	}
 }

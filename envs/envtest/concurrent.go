@@ -2,7 +2,6 @@ package envtest
 
 import (
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"sync"
 
@@ -28,9 +27,7 @@ func (c *checker) concurrent(env envs.Env) {
 	others := []envs.Env{c.make(), c.make()}
 	defer func() {
 		for _, e := range others {
-			if cl, ok := e.(io.Closer); ok {
-				_ = cl.Close()
-			}
+			_ = envs.Close(e)
 		}
 	}()
 	for _, pair := range [][2]uint64{{7, 8}, {9, 7}} {

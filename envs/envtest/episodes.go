@@ -2,7 +2,6 @@ package envtest
 
 import (
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"reflect"
 
@@ -78,9 +77,7 @@ func (c *checker) determinism(env envs.Env) {
 	const check = "determinism"
 	other := c.make()
 	defer func() {
-		if cl, ok := other.(io.Closer); ok {
-			_ = cl.Close()
-		}
+		_ = envs.Close(other)
 	}()
 	for _, seed := range []uint64{0, 1, 2, 12345, 1 << 40} {
 		first, ok := c.play(check, env, seed, seed)

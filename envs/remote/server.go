@@ -106,7 +106,7 @@ func NewServer(reg *envs.Registry, cfg Config) (*Server, error) {
 		if err != nil {
 			return nil, fmt.Errorf("default env: %w", err)
 		}
-		closeEnv(env)
+		_ = envs.Close(env)
 	}
 	s := &Server{reg: reg, cfg: cfg, sessions: map[*session]struct{}{}}
 	s.routes()
@@ -258,11 +258,4 @@ func (s *Server) newEpisodeID() string { return fmt.Sprintf("ep-%d", s.episodes.
 
 func errorData(e *Error) map[string]any {
 	return map[string]any{"message": e.Message, "code": e.Code}
-}
-
-// closeEnv closes env when it has a Close method.
-func closeEnv(env envs.Env) {
-	if c, ok := env.(interface{ Close() error }); ok && env != nil {
-		_ = c.Close()
-	}
 }

@@ -192,7 +192,7 @@ func (ss *session) ensureEnv(req request) *Error {
 
 func (ss *session) closeEnv() {
 	if ss.env != nil {
-		closeEnv(ss.env)
+		_ = envs.Close(ss.env)
 	}
 	ss.env, ss.envKey, ss.active = nil, "", false
 }

@@ -75,7 +75,7 @@ func wrapTools(env envs.Env, id string, specs []tools.Spec) (envs.Env, *Error) {
 	}
 	w, err := tools.Wrap(env, specs)
 	if err != nil {
-		closeEnv(env)
+		_ = envs.Close(env)
 		return nil, errorf(CodeFactory, "wrap %s with tools: %v", id, err)
 	}
 	return w, nil
