@@ -2,11 +2,11 @@
 # Trains a from-scratch policy with and without a tool, on the two task
 # families where a tool matters, over 3 seeds, and prints each run's final
 # greedy success:
-#   configs/rebn_products_python.yaml vs configs/rebn_products_notool.yaml (math:Products-v0)
-#   configs/rebn_qa_search.yaml       vs configs/rebn_qa_notool.yaml       (qa:Fictional-v2-onehop)
-# and, named on the command line, configs/grpo_qa_search.yaml vs configs/grpo_qa_notool.yaml (the
-# same QA task with group baselines and 800 iterations) or configs/grpo_filter_qa_search.yaml vs
-# configs/grpo_filter_qa_notool.yaml (the same with dynamic sampling, rollout.filter_groups).
+#   configs/rebn_products_python.yaml  vs configs/rebn_products_notool.yaml  (math:Products-v0)
+#   configs/grpo_filter_qa_search.yaml vs configs/grpo_filter_qa_notool.yaml (qa:Fictional-v2-onehop)
+# and, named on the command line, the earlier QA recipes of docs/results.md section 5:
+# configs/rebn_qa_{search,notool}.yaml (ReBN) and configs/grpo_qa_{search,notool}.yaml (GRPO
+# without dynamic sampling).
 # Re-running skips finished runs and resumes interrupted ones (cmd/train -resume), in the
 # warm-up too (it is saved every 500 steps).
 # Usage: [PARALLEL=2] [SEEDS="1 2 3"] scripts/tools_finding.sh [config ...]   (default: the four above)
@@ -20,7 +20,7 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/train" ./cmd/train
 configs=("$@")
-[ ${#configs[@]} -gt 0 ] || configs=(rebn_products_python rebn_products_notool rebn_qa_search rebn_qa_notool)
+[ ${#configs[@]} -gt 0 ] || configs=(rebn_products_python rebn_products_notool grpo_filter_qa_search grpo_filter_qa_notool)
 # one_run CONFIG SEED: train it, or resume it, or skip it when finished.
 one_run() {
   local cfg=$1 seed=$2
