@@ -18,6 +18,7 @@ type Config struct {
 	Epsilon       float64 `yaml:"epsilon"`        // added to the std of the returns; 0: rebn 1e-9, grpo 1e-6
 	Epochs        int     `yaml:"epochs"`         // passes over each batch, [0, 100]; 0 means 1
 	MinibatchSize int     `yaml:"minibatch_size"` // transitions per optimizer step; 0: the whole batch
+	Pack          bool    `yaml:"pack"`           // train an episode's turns as one packed sequence where each prompt extends the one before (env.history)
 	Whiten        bool    `yaml:"whiten"`         // normalise the advantages over the batch (ppo)
 	ValueClip     float64 `yaml:"value_clip"`     // clip range of the value update; 0: off (ppo)
 	CriticLR      float64 `yaml:"critic_lr"`      // the critic's learning rate; 0: the policy's (ppo)
@@ -28,6 +29,7 @@ type Deps struct {
 	Loss      policy.LossConfig // the shared clipped-surrogate loss (a training config's loss section)
 	Reference Reference         // frozen policy of the KL penalty; nil: none (Loss.KLCoef must be 0)
 	Critic    ValueLearner      // the value network, for an algorithm whose Config.NeedsCritic
+	PackRows  int               // with algo.pack: the longest packed sequence the learner takes (policy.MaxPackedLen); 0: no limit
 }
 
 // entry is one algorithm New can build.
@@ -88,7 +90,7 @@ func (c Config) UsesGroups() bool { e, _ := lookup(c.Name); return e.groups }
 
 // update is the shared optimisation part of c.
 func (c Config) update(d Deps) UpdateConfig {
-	return UpdateConfig{Epochs: c.Epochs, MinibatchSize: c.MinibatchSize, Loss: d.Loss, Reference: d.Reference}
+	return UpdateConfig{Epochs: c.Epochs, MinibatchSize: c.MinibatchSize, Loss: d.Loss, Reference: d.Reference, Pack: c.Pack, PackRows: d.PackRows}
 }
 
 // Validate checks c on its own, naming the key and its allowed range.

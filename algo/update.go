@@ -42,6 +42,8 @@ type UpdateConfig struct {
 	MinibatchSize int               // transitions per optimizer step; 0 means the whole buffer
 	Loss          policy.LossConfig // clipped surrogate, entropy bonus, KL penalty, aggregation
 	Reference     Reference         // frozen policy for the KL penalty; nil: no penalty
+	Pack          bool              // train each episode's history-sharing turns as one packed sequence
+	PackRows      int               // the longest packed sequence (policy.MaxPackedLen); 0: no limit
 }
 
 // Validate checks uc, naming the field and the allowed range.
@@ -84,15 +86,34 @@ func optimize(l Learner, b *buffer.Buffer, uc UpdateConfig, rng *rand.Rand) (Met
 	if size == 0 {
 		size = b.Len()
 	}
+	var units [][]int // packed training units; nil: one sequence a transition
+	if uc.Pack {
+		units = packUnits(b, uc.PackRows)
+		if len(units) == b.Len() {
+			units = nil // nothing shares a prompt: train as unpacked, the same minibatches
+		}
+	}
 	var ref [][]float32
 	if uc.Reference != nil && uc.Loss.KLCoef > 0 {
-		all := make([]int, b.Len())
-		for i := range all {
-			all[i] = i
-		}
 		var err error
 		t0 := time.Now()
-		if ref, _, err = uc.Reference.Evaluate(sequences(b, all)); err != nil {
+		if units != nil {
+			all := make([]policy.Sequence, len(units))
+			for u, unit := range units {
+				all[u] = packedSequence(b, unit, nil)
+			}
+			var packed [][]float32
+			if packed, _, err = uc.Reference.Evaluate(all); err == nil {
+				ref = unpack(units, packed, b)
+			}
+		} else {
+			all := make([]int, b.Len())
+			for i := range all {
+				all[i] = i
+			}
+			ref, _, err = uc.Reference.Evaluate(sequences(b, all))
+		}
+		if err != nil {
 			return m, fmt.Errorf("algo: reference log-probs: %w", err)
 		}
 		m["perf/reference_s"] = time.Since(t0).Seconds()
@@ -101,15 +122,32 @@ func optimize(l Learner, b *buffer.Buffer, uc UpdateConfig, rng *rand.Rand) (Met
 	var sum policy.Stats
 	steps := 0
 	for epoch := 0; epoch < max(uc.Epochs, 1); epoch++ {
-		for _, mb := range b.Minibatches(size, rng) {
-			batch := sequences(b, mb)
-			if ref != nil {
-				for j, i := range mb {
-					batch[j].RefLogProbs = ref[i]
+		var batches [][]policy.Sequence
+		if units != nil {
+			for _, mb := range unitMinibatches(b, units, size, rng) {
+				batch := make([]policy.Sequence, len(mb))
+				for j, unit := range mb {
+					batch[j] = packedSequence(b, unit, ref)
 				}
+				batches = append(batches, batch)
 			}
+		} else {
+			for _, mb := range b.Minibatches(size, rng) {
+				batch := sequences(b, mb)
+				if ref != nil {
+					for j, i := range mb {
+						batch[j].RefLogProbs = ref[i]
+					}
+				}
+				batches = append(batches, batch)
+			}
+		}
+		for _, batch := range batches {
 			for _, sq := range batch {
 				tokens += len(sq.Prompt) + len(sq.Response)
+				for _, br := range sq.Branches {
+					tokens += len(br.Tail) + len(br.Response)
+				}
 			}
 			st, err := l.Step(batch, uc.Loss)
 			if err != nil {

@@ -12,16 +12,24 @@ import (
 // attentionK is fused causal multi-head self-attention on projected queries,
 // keys and values q, k, v, each (batch·length)×d with head h in columns
 // h·dh .. (h+1)·dh. Position i attends to positions 0..i of its own
-// sequence; sequences are right-padded, so real tokens never see padding.
-// It saves the attention probabilities for the backward pass.
+// sequence, except the keys its row of mask hides; sequences are
+// right-padded, so real tokens never see padding. It saves the attention
+// probabilities for the backward pass, where a hidden key's probability 0
+// gives it no gradient.
 type attentionK[T Float] struct {
 	b, length, d, heads int
-	p                   []T // probabilities, (b, heads, length, length)
+	mask                *rowMask // nil: plain causal attention
+	p                   []T      // probabilities, (b, heads, length, length)
 	scratch             [][]T
 }
 
-func newAttentionK[T Float](b, length, d, heads int) *attentionK[T] {
-	return &attentionK[T]{b: b, length: length, d: d, heads: heads, p: make([]T, b*heads*length*length)}
+// rowMask hides keys lo[r] ≤ j < hi[r] (indices within the row's sequence)
+// from row r of the batch; lo[r] = hi[r] hides none. A packed turn (see
+// Branch) hides the rows between the prompt it shares and its own.
+type rowMask struct{ lo, hi []int }
+
+func newAttentionK[T Float](b, length, d, heads int, mask *rowMask) *attentionK[T] {
+	return &attentionK[T]{b: b, length: length, d: d, heads: heads, mask: mask, p: make([]T, b*heads*length*length)}
 }
 
 func (k *attentionK[T]) String() string {
@@ -45,7 +53,11 @@ func (k *attentionK[T]) forward(out []T, in [][]T) {
 					// which see keys 0..r1 only
 					gemm(false, true, r1-r0, r1, dh, scale, q[off+r0*d:], d, kk[off:], d, 0, p[r0*L:], L)
 					for i := r0; i < r1; i++ {
-						causalSoftmax(p[i*L:(i+1)*L], i)
+						if lo, hi := k.hidden(b*L + i); lo < hi {
+							maskedSoftmax(p[i*L:(i+1)*L], i, lo, hi)
+						} else {
+							causalSoftmax(p[i*L:(i+1)*L], i)
+						}
 					}
 					gemm(false, false, r1-r0, dh, r1, 1, p[r0*L:], L, v[off:], d, 0, out[off+r0*d:], d)
 				}
@@ -72,6 +84,36 @@ func causalSoftmax[T Float](row []T, i int) {
 	for j := 0; j <= i; j++ {
 		row[j] *= inv
 	}
+	clear(row[i+1:])
+}
+
+// hidden is the range of keys row r may not see (empty when lo ≥ hi).
+func (k *attentionK[T]) hidden(r int) (lo, hi int) {
+	if k.mask == nil {
+		return 0, 0
+	}
+	return k.mask.lo[r], k.mask.hi[r]
+}
+
+// maskedSoftmax is causalSoftmax with keys lo..hi−1 also zeroed: row[0..lo)
+// and row[hi..i] share one softmax. It needs 0 < lo < hi ≤ i.
+func maskedSoftmax[T Float](row []T, i, lo, hi int) {
+	a, b := row[:lo], row[hi:i+1]
+	mx := a[0]
+	for _, s := range a[1:] {
+		mx = max(mx, s)
+	}
+	for _, s := range b {
+		mx = max(mx, s)
+	}
+	inv := 1 / (expShifted(a, mx) + expShifted(b, mx))
+	for j := range a {
+		a[j] *= inv
+	}
+	for j := range b {
+		b[j] *= inv
+	}
+	clear(row[lo:hi])
 	clear(row[i+1:])
 }
 

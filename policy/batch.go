@@ -7,17 +7,65 @@ import (
 
 // Sequence is one training example: a prompt and the response the policy
 // wrote after it, with per-response-token data.
+//
+// Branches pack earlier turns of the same episode into the sequence: when
+// a turn's prompt is the start of Prompt followed by a few tokens of its
+// own (a history prompt grows by the new observation, so the turn before
+// read the same text up to its closing SEP), the turn is computed in the
+// same graph row as this one, reading the shared tokens once. Each
+// branch's tokens sit at the positions they had alone and attend only to
+// Prompt[:Prefix] and to themselves, so its log-probs, loss and gradients
+// are those of the turn trained as a sequence of its own (up to float
+// rounding): packing changes the cost, not the math.
 type Sequence struct {
 	Prompt      []int     // BOS ... SEP; carries no loss
 	Response    []int     // action tokens ... EOS
 	Advantages  []float32 // per response token
 	OldLogProbs []float32 // per response token: the sampling policy's (needed by the clipped loss)
 	RefLogProbs []float32 // optional: a reference policy's, for the KL penalty
+	Branches    []Branch  // earlier turns packed beside this one; nil for a plain sequence
+}
+
+// Branch is a turn packed into a Sequence: its prompt is the sequence's
+// Prompt[:Prefix] followed by Tail, and it wrote Response. Its
+// per-response-token data mean what the Sequence's do.
+type Branch struct {
+	Prefix      int   // shared prompt tokens, [1, len(Prompt)]
+	Tail        []int // the rest of its prompt (at least its SEP)
+	Response    []int
+	Advantages  []float32
+	OldLogProbs []float32
+	RefLogProbs []float32
 }
 
 // inputs is the number of graph positions s fills: every token but the
-// last, which is only a target.
-func (s *Sequence) inputs() int { return len(s.Prompt) + len(s.Response) - 1 }
+// last of each turn, which is only a target.
+func (s *Sequence) inputs() int {
+	n := len(s.Prompt) + len(s.Response) - 1
+	for i := range s.Branches {
+		n += s.Branches[i].inputs()
+	}
+	return n
+}
+
+func (br *Branch) inputs() int { return len(br.Tail) + len(br.Response) - 1 }
+
+// turns is the number of turns s trains: itself and its branches.
+func (s *Sequence) turns() int { return 1 + len(s.Branches) }
+
+// responseTokens counts the response tokens of s and its branches.
+func (s *Sequence) responseTokens() int {
+	n := len(s.Response)
+	for i := range s.Branches {
+		n += len(s.Branches[i].Response)
+	}
+	return n
+}
+
+// MaxPackedLen is the most graph rows a packed sequence may fill for a model
+// of the given context: positions stay below the context, rows may reach
+// this many.
+func MaxPackedLen(context int) int { return 4 * context }
 
 // minBucketLen is the shortest length bucket; buckets double up to
 // stepBucketLen, then grow by stepBucketLen up to the model's context, so
@@ -30,8 +78,13 @@ const (
 	maxChunkTokens = 4096
 )
 
-// bucketLen is the graph length for sequences of n input tokens.
+// bucketLen is the graph length for sequences of n input tokens; a packed
+// sequence longer than the context rounds up to a multiple of
+// stepBucketLen.
 func bucketLen(n, context int) int {
+	if n > context {
+		return (n + stepBucketLen - 1) / stepBucketLen * stepBucketLen
+	}
 	l := minBucketLen
 	for l < n && l < stepBucketLen {
 		l *= 2
@@ -51,35 +104,79 @@ func bucketBatch(n int) int {
 	return b
 }
 
-// checkSequence validates one sequence against the model shape; needOld
-// requires OldLogProbs.
-func checkSequence(i int, s *Sequence, c Config, needOld bool) error {
-	switch {
-	case len(s.Prompt) == 0:
-		return fmt.Errorf("sequence %d: empty prompt (it must hold at least BOS)", i)
-	case len(s.Response) == 0:
-		return fmt.Errorf("sequence %d: empty response", i)
-	case s.inputs() > c.Context:
-		return fmt.Errorf("sequence %d: prompt %d + response %d tokens exceed model.context %d + 1; shorten the prompt or the response",
-			i, len(s.Prompt), len(s.Response), c.Context)
-	case s.Advantages != nil && len(s.Advantages) != len(s.Response):
-		return fmt.Errorf("sequence %d: %d advantages for %d response tokens", i, len(s.Advantages), len(s.Response))
-	case needOld && len(s.OldLogProbs) != len(s.Response):
-		return fmt.Errorf("sequence %d: %d old log-probs for %d response tokens (the clipped loss needs one per token)", i, len(s.OldLogProbs), len(s.Response))
-	case s.RefLogProbs != nil && len(s.RefLogProbs) != len(s.Response):
-		return fmt.Errorf("sequence %d: %d reference log-probs for %d response tokens", i, len(s.RefLogProbs), len(s.Response))
-	}
-	for _, toks := range [][]int{s.Prompt, s.Response} {
-		for _, t := range toks {
-			if t < 0 || t >= c.Vocab {
-				return fmt.Errorf("sequence %d: token id %d outside the vocabulary [0, %d)", i, t, c.Vocab)
-			}
+// packedBatch is the graph batch size for n sequences of which some are
+// packed: a multiple of 4, not a power of two, since a minibatch of whole
+// episodes holds any number of them and each padding row is a whole
+// sequence's work. (Unpacked batches keep bucketBatch, so their graphs,
+// and their float sums, stay as they were.)
+func packedBatch(n int) int { return (n + 3) / 4 * 4 }
+
+// hasBranches reports whether any sequence of batch is packed.
+func hasBranches(batch []Sequence) bool {
+	for i := range batch {
+		if len(batch[i].Branches) > 0 {
+			return true
 		}
 	}
-	for _, xs := range [][]float32{s.Advantages, s.OldLogProbs, s.RefLogProbs} {
+	return false
+}
+
+// checkSequence validates one sequence, and its branches, against the
+// model shape; needOld requires OldLogProbs.
+func checkSequence(i int, s *Sequence, c Config, needOld bool) error {
+	if len(s.Prompt) == 0 {
+		return fmt.Errorf("sequence %d: empty prompt (it must hold at least BOS)", i)
+	}
+	if err := checkTurn(len(s.Prompt), s.Response, s.Advantages, s.OldLogProbs, s.RefLogProbs, c, needOld); err != nil {
+		return fmt.Errorf("sequence %d: %w", i, err)
+	}
+	for j := range s.Branches {
+		br := &s.Branches[j]
+		switch {
+		case br.Prefix < 1 || br.Prefix > len(s.Prompt):
+			return fmt.Errorf("sequence %d, branch %d: prefix %d outside [1, %d] (the sequence's prompt length)", i, j, br.Prefix, len(s.Prompt))
+		case len(br.Tail) == 0:
+			return fmt.Errorf("sequence %d, branch %d: empty tail (a turn's prompt ends with its own SEP)", i, j)
+		}
+		if err := checkTurn(br.Prefix+len(br.Tail), br.Response, br.Advantages, br.OldLogProbs, br.RefLogProbs, c, needOld); err != nil {
+			return fmt.Errorf("sequence %d, branch %d: %w", i, j, err)
+		}
+		if err := checkTokens(fmt.Sprintf("sequence %d, branch %d: tail", i, j), br.Tail, c.Vocab); err != nil {
+			return err
+		}
+	}
+	if n, limit := s.inputs(), MaxPackedLen(c.Context); n > limit {
+		return fmt.Errorf("sequence %d: %d packed tokens exceed %d (4 × model.context); pack fewer turns", i, n, limit)
+	}
+	if err := checkTokens(fmt.Sprintf("sequence %d: prompt", i), s.Prompt, c.Vocab); err != nil {
+		return err
+	}
+	return nil
+}
+
+// checkTurn validates one turn: a prompt of promptLen tokens and its
+// response with per-token data.
+func checkTurn(promptLen int, resp []int, adv, old, ref []float32, c Config, needOld bool) error {
+	switch {
+	case len(resp) == 0:
+		return fmt.Errorf("empty response")
+	case promptLen+len(resp)-1 > c.Context:
+		return fmt.Errorf("prompt %d + response %d tokens exceed model.context %d + 1; shorten the prompt or the response",
+			promptLen, len(resp), c.Context)
+	case adv != nil && len(adv) != len(resp):
+		return fmt.Errorf("%d advantages for %d response tokens", len(adv), len(resp))
+	case needOld && len(old) != len(resp):
+		return fmt.Errorf("%d old log-probs for %d response tokens (the clipped loss needs one per token)", len(old), len(resp))
+	case ref != nil && len(ref) != len(resp):
+		return fmt.Errorf("%d reference log-probs for %d response tokens", len(ref), len(resp))
+	}
+	if err := checkTokens("response", resp, c.Vocab); err != nil {
+		return err
+	}
+	for _, xs := range [][]float32{adv, old, ref} {
 		for _, x := range xs {
 			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-				return fmt.Errorf("sequence %d: non-finite advantage or log-prob %v", i, x)
+				return fmt.Errorf("non-finite advantage or log-prob %v", x)
 			}
 		}
 	}
@@ -87,77 +184,122 @@ func checkSequence(i int, s *Sequence, c Config, needOld bool) error {
 }
 
 // aggWeights returns the aggregation weight of each response token of each
-// sequence (see Aggregation).
+// sequence (see Aggregation), the sequence's own tokens first and then each
+// branch's: every packed turn weighs as the sequence it stands for.
 func aggWeights(batch []Sequence, lc LossConfig, context int) [][]float64 {
-	tokens := 0
-	for _, s := range batch {
-		tokens += len(s.Response)
+	tokens, nseq := 0, 0
+	for i := range batch {
+		tokens += batch[i].responseTokens()
+		nseq += batch[i].turns()
 	}
-	nseq := float64(len(batch))
 	normLen := lc.NormLen
 	if normLen == 0 {
 		normLen = context
 	}
-	w := make([][]float64, len(batch))
-	for i, s := range batch {
-		var x float64
+	weight := func(respLen int) float64 {
 		switch lc.Agg {
 		case SeqMeanTokenSum:
-			x = 1 / nseq
+			return 1 / float64(nseq)
 		case SeqMeanTokenMean:
-			x = 1 / (nseq * float64(len(s.Response)))
+			return 1 / (float64(nseq) * float64(respLen))
 		case SeqMeanTokenSumNorm:
-			x = 1 / (nseq * float64(normLen))
-		default:
-			x = 1 / float64(tokens)
+			return 1 / (float64(nseq) * float64(normLen))
 		}
-		w[i] = make([]float64, len(s.Response))
-		for j := range w[i] {
-			w[i][j] = x
+		return 1 / float64(tokens)
+	}
+	w := make([][]float64, len(batch))
+	for i := range batch {
+		s := &batch[i]
+		w[i] = make([]float64, 0, s.responseTokens())
+		for range s.Response {
+			w[i] = append(w[i], weight(len(s.Response)))
+		}
+		for _, br := range s.Branches {
+			for range br.Response {
+				w[i] = append(w[i], weight(len(br.Response)))
+			}
 		}
 	}
 	return w
 }
 
+// turnRows calls f for each turn of s, the sequence itself first: the
+// turn's response and per-token data, and the row (relative to the
+// sequence's first) that predicts its first response token.
+func turnRows(s *Sequence, f func(resp []int, adv, old, ref []float32, firstRow int)) {
+	f(s.Response, s.Advantages, s.OldLogProbs, s.RefLogProbs, len(s.Prompt)-1)
+	off := len(s.Prompt) + len(s.Response) - 1
+	for i := range s.Branches {
+		br := &s.Branches[i]
+		f(br.Response, br.Advantages, br.OldLogProbs, br.RefLogProbs, off+len(br.Tail)-1)
+		off += br.inputs()
+	}
+}
+
 // fillPolicy writes sequences batch (at most gr.b) into the graph's
-// embedding and loss data; rows past the batch are padding. Loss rows are
-// the positions whose next token is a response token.
+// embedding, attention mask and loss data; rows past the batch are
+// padding. Loss rows are the positions whose next token is a response
+// token.
 func fillPolicy[T Float](gr *graph[T], batch []Sequence, weights [][]float64, lc LossConfig) {
-	L, k := gr.length, gr.loss
+	L, k, m := gr.length, gr.loss, gr.mask
 	k.lc = lc
 	k.hasRef = false
 	for i := range k.target {
 		k.target[i] = -1
 		gr.embed.ids[i] = 0
+		gr.embed.pos[i] = 0
+		m.lo[i], m.hi[i] = 0, 0
 	}
-	for r, s := range batch {
+	for r := range batch {
+		s := &batch[r]
+		base := r * L
 		np := len(s.Prompt)
-		n := np + len(s.Response) - 1 // input tokens
+		n := np + len(s.Response) - 1 // input tokens of the sequence itself
 		for t := 0; t < n; t++ {
 			if t < np {
-				gr.embed.ids[r*L+t] = s.Prompt[t]
+				gr.embed.ids[base+t] = s.Prompt[t]
 			} else {
-				gr.embed.ids[r*L+t] = s.Response[t-np]
+				gr.embed.ids[base+t] = s.Response[t-np]
 			}
+			gr.embed.pos[base+t] = t
 		}
-		for j, tok := range s.Response {
-			row := r*L + np - 1 + j
-			k.target[row] = tok
-			k.w[row] = weights[r][j]
-			k.adv[row] = 1
-			if s.Advantages != nil {
-				k.adv[row] = float64(s.Advantages[j])
+		off := n
+		for _, br := range s.Branches {
+			nt := len(br.Tail)
+			for t := 0; t < br.inputs(); t++ {
+				row := base + off + t
+				if t < nt {
+					gr.embed.ids[row] = br.Tail[t]
+				} else {
+					gr.embed.ids[row] = br.Response[t-nt]
+				}
+				gr.embed.pos[row] = br.Prefix + t
+				m.lo[row], m.hi[row] = br.Prefix, off // sees Prompt[:Prefix] and its own rows
 			}
-			k.old[row] = math.NaN() // no sampling log-prob: no ratio statistics
-			if s.OldLogProbs != nil {
-				k.old[row] = float64(s.OldLogProbs[j])
-			}
-			k.ref[row] = math.NaN() // no reference: no KL term
-			if s.RefLogProbs != nil {
-				k.ref[row] = float64(s.RefLogProbs[j])
-				k.hasRef = true
-			}
+			off += br.inputs()
 		}
+		j := 0
+		turnRows(s, func(resp []int, adv, old, ref []float32, first int) {
+			for i, tok := range resp {
+				row := base + first + i
+				k.target[row] = tok
+				k.w[row] = weights[r][j]
+				j++
+				k.adv[row] = 1
+				if adv != nil {
+					k.adv[row] = float64(adv[i])
+				}
+				k.old[row] = math.NaN() // no sampling log-prob: no ratio statistics
+				if old != nil {
+					k.old[row] = float64(old[i])
+				}
+				k.ref[row] = math.NaN() // no reference: no KL term
+				if ref != nil {
+					k.ref[row] = float64(ref[i])
+					k.hasRef = true
+				}
+			}
+		})
 	}
 }
 

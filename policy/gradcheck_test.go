@@ -147,8 +147,32 @@ func TestGradAttention(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	b, length, d, heads := 2, 5, 6, 2
 	n := b * length
-	checkKernel(t, newAttentionK[float64](b, length, d, heads), []tensor.Shape{{n, d}, {n, d}, {n, d}},
+	checkKernel(t, newAttentionK[float64](b, length, d, heads, nil), []tensor.Shape{{n, d}, {n, d}, {n, d}},
 		[][]float64{randData(rng, n*d, 1), randData(rng, n*d, 1), randData(rng, n*d, 1)}, rng)
+}
+
+// The mask of packed turns: rows of a branch hide keys between the shared
+// prefix and their own rows, and those keys get no gradient from them.
+func TestGradAttentionMasked(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	b, length, d, heads := 2, 7, 4, 2
+	n := b * length
+	m := &rowMask{lo: make([]int, n), hi: make([]int, n)}
+	// sequence 0: rows 5-6 see keys 0-1 and 5.. (a branch after a 2-token prefix);
+	// sequence 1: row 6 sees 0-2 and 6.
+	for _, r := range []int{5, 6} {
+		m.lo[r], m.hi[r] = 2, 5
+	}
+	m.lo[length+6], m.hi[length+6] = 3, 6
+	k := newAttentionK[float64](b, length, d, heads, m)
+	checkKernel(t, k, []tensor.Shape{{n, d}, {n, d}, {n, d}},
+		[][]float64{randData(rng, n*d, 1), randData(rng, n*d, 1), randData(rng, n*d, 1)}, rng)
+	// The hidden probabilities are exact zeros and each row sums to 1.
+	for h := 0; h < heads; h++ {
+		row := k.p[(0*heads+h)*length*length+6*length:][:length]
+		require.Equal(t, []float64{0, 0, 0}, row[2:5])
+		require.InDelta(t, 1, row[0]+row[1]+row[5]+row[6], 1e-12)
+	}
 }
 
 // The head, untied (w is in×out) and tied (w is tok_emb, out×in, read

@@ -9,10 +9,20 @@ import (
 // The graph kernels of the transformer's layers. Activations are row-major
 // matrices of n = batch·length rows.
 
-// embedK: out[i] = tok[ids[i]] + pos[i mod length]; inputs tok (vocab×d), pos (context×d).
+// embedK: out[i] = tok[ids[i]] + pos_emb[p(i)]; inputs tok (vocab×d),
+// pos_emb (context×d). p(i) is pos[i] when pos is set (policy graphs, where
+// packed turns reuse positions), else i mod length.
 type embedK[T Float] struct {
 	n, d, length int
 	ids          []int // n token ids, set before each run
+	pos          []int // n positions, or nil
+}
+
+func (k *embedK[T]) position(i int) int {
+	if k.pos != nil {
+		return k.pos[i]
+	}
+	return i % k.length
 }
 
 func (k *embedK[T]) String() string         { return fmt.Sprintf("embed(%d,%d)", k.n, k.d) }
@@ -21,7 +31,7 @@ func (k *embedK[T]) diffWRT(n int) []bool   { return []bool{true, true} }
 func (k *embedK[T]) forward(out []T, in [][]T) {
 	tok, pos, d := in[0], in[1], k.d
 	for i, id := range k.ids {
-		o, t, p := out[i*d:(i+1)*d], tok[id*d:(id+1)*d], pos[(i%k.length)*d:]
+		o, t, p := out[i*d:(i+1)*d], tok[id*d:(id+1)*d], pos[k.position(i)*d:]
 		for j := range o {
 			o[j] = t[j] + p[j]
 		}
@@ -32,7 +42,7 @@ func (k *embedK[T]) backward(dIn [][]T, dOut, _ []T, _ [][]T) {
 	clear(dt)
 	clear(dp)
 	for i, id := range k.ids {
-		g, t, p := dOut[i*d:(i+1)*d], dt[id*d:(id+1)*d], dp[(i%k.length)*d:]
+		g, t, p := dOut[i*d:(i+1)*d], dt[id*d:(id+1)*d], dp[k.position(i)*d:]
 		for j, v := range g {
 			t[j] += v
 			p[j] += v

@@ -21,6 +21,7 @@ type graph[T Float] struct {
 	params    []*G.Node // aligned with the network's parameters
 	grads     G.Nodes
 	embed     *embedK[T]
+	mask      *rowMask        // keys hidden from packed turns (policy graphs)
 	loss      *policyLossK[T] // policy graphs
 	vloss     *valueLossK[T]  // critic graphs
 	cost      *G.Node
@@ -41,8 +42,8 @@ func dtypeOf[T Float]() tensor.Dtype {
 // place). critic selects the value head.
 func newGraph[T Float](w *Weights, params [][]T, b, length int, critic bool) (*graph[T], error) {
 	c := w.Config
-	if length > c.Context {
-		return nil, fmt.Errorf("graph length %d exceeds model.context %d", length, c.Context)
+	if length > MaxPackedLen(c.Context) {
+		return nil, fmt.Errorf("graph length %d exceeds 4 × model.context %d", length, c.Context)
 	}
 	gr := &graph[T]{cfg: c, b: b, length: length, g: G.NewGraph()}
 	byName := map[string]*G.Node{}
@@ -64,6 +65,12 @@ func newGraph[T Float](w *Weights, params [][]T, b, length int, critic bool) (*g
 		return x
 	}
 	gr.embed = &embedK[T]{n: n, d: d, length: length, ids: make([]int, n)}
+	if !critic {
+		gr.embed.pos = make([]int, n)
+		gr.mask = &rowMask{lo: make([]int, n), hi: make([]int, n)}
+	} else if length > c.Context {
+		return nil, fmt.Errorf("critic graph length %d exceeds model.context %d", length, c.Context)
+	}
 	x := must(apply[T](gr.embed, P("tok_emb"), P("pos_emb"))) // (n, d)
 	shape := tensor.Shape{n, d}
 	for l := 0; l < c.Layers; l++ {
@@ -72,7 +79,7 @@ func newGraph[T Float](w *Weights, params [][]T, b, length int, critic bool) (*g
 		q := must(apply[T](newLinearK[T](n, d, d, false), h, P(p+"wq"), P(p+"bq"))) // (n, d), heads side by side
 		k := must(apply[T](newLinearK[T](n, d, d, false), h, P(p+"wk"), P(p+"bk")))
 		v := must(apply[T](newLinearK[T](n, d, d, false), h, P(p+"wv"), P(p+"bv")))
-		a := must(apply[T](newAttentionK[T](b, length, d, c.Heads), q, k, v))
+		a := must(apply[T](newAttentionK[T](b, length, d, c.Heads, gr.mask), q, k, v))
 		o := must(apply[T](newLinearK[T](n, d, d, false), a, P(p+"wo"), P(p+"bo")))
 		x = must(apply[T](&addK[T]{shape}, x, o))
 		h = must(apply[T](newLayerNormK[T](n, d), x, P(p+"ln2.g"), P(p+"ln2.b")))

@@ -132,11 +132,15 @@ func (t *Trainer) step(batch []Sequence, lc LossConfig, update bool) (Stats, err
 	weights := aggWeights(batch, lc, t.w.Config.Context)
 	L := batchLen(batch, t.w.Config.Context)
 	parts := chunks(len(batch), L)
+	rows := bucketBatch
+	if hasBranches(batch) {
+		rows = packedBatch
+	}
 	var st Stats
 	var klTokens, oldTokens int
 	for ci, ch := range parts {
 		sub := batch[ch[0]:ch[1]]
-		g, err := t.graph(bucketBatch(len(sub)), L)
+		g, err := t.graph(rows(len(sub)), L)
 		if err != nil {
 			return Stats{}, fmt.Errorf("train step: %w", err)
 		}
@@ -218,7 +222,8 @@ func tokenStats[T Float](k *policyLossK[T], st *Stats) (klTokens, oldTokens int)
 
 // Evaluate returns, per sequence, the log-prob of each response token and
 // the entropy of the softmax at its position under the current weights,
-// without updating them.
+// without updating them. A packed sequence's values are its own response's
+// followed by each branch's, in order.
 func (t *Trainer) Evaluate(batch []Sequence) (logp, entropy [][]float32, err error) {
 	if len(batch) == 0 {
 		return nil, nil, errors.New("evaluate: empty batch")
@@ -246,12 +251,15 @@ func (t *Trainer) Evaluate(batch []Sequence) (logp, entropy [][]float32, err err
 		if err := g.run(t.params, false); err != nil {
 			return nil, nil, fmt.Errorf("evaluate: %w", err)
 		}
-		for r, s := range sub {
-			lp, h := make([]float32, len(s.Response)), make([]float32, len(s.Response))
-			for j := range s.Response {
-				row := r*L + len(s.Prompt) - 1 + j
-				lp[j], h[j] = float32(g.loss.logp[row]), float32(g.loss.ent[row])
-			}
+		for r := range sub {
+			n := sub[r].responseTokens()
+			lp, h := make([]float32, 0, n), make([]float32, 0, n)
+			turnRows(&sub[r], func(resp []int, _, _, _ []float32, first int) {
+				for j := range resp {
+					row := r*L + first + j
+					lp, h = append(lp, float32(g.loss.logp[row])), append(h, float32(g.loss.ent[row]))
+				}
+			})
 			logp[grp[r]], entropy[grp[r]] = lp, h
 		}
 	}

@@ -9,14 +9,20 @@
 # within one invocation.
 #   scripts/bench_loop.sh                       # 100 iterations of the main job
 #   ITERS=200 BASE=HEAD~3 scripts/bench_loop.sh  # before/after a change
-# Env: CONFIG (configs/rebn_guess.yaml), ITERS (100), BASE (unset), TAGS
-# (go build tags, e.g. openblas), THREADS (GOMAXPROCS; default all cores).
+#   CONFIG=configs/rebn_guess_hard.yaml BASE_SET=algo.pack=false scripts/bench_loop.sh
+#                                                # this tree twice: a setting off, then as configured
+# Env: CONFIG (configs/rebn_guess.yaml), ITERS (100), BASE (unset), BASE_SET
+# and SET (space-separated key=value overrides of the base run and of this
+# tree's run; BASE_SET alone makes the base run with this tree's build),
+# TAGS (go build tags, e.g. openblas), THREADS (GOMAXPROCS; default all cores).
 # The metrics it reads are perf/* and global/* of the run's metrics.csv.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 config="${CONFIG:-configs/rebn_guess.yaml}"
 iters="${ITERS:-100}"
 base="${BASE:-}"
+base_set="${BASE_SET:-}"
+head_set="${SET:-}"
 tags="${TAGS:-}"
 tmp="$(mktemp -d)"
 cleanup() {
@@ -31,13 +37,17 @@ command -v awk >/dev/null || { echo "bench_loop.sh: needs awk" >&2; exit 1; }
 . "$root/scripts/cpu.sh"
 echo "CPU: $(cpu_summary); GOMAXPROCS=${THREADS:-$(nproc)}; config $config, $iters iterations${tags:+, tags $tags}"
 
-# run NAME SRC: build cmd/train from SRC and run the loop; the run directory is $tmp/NAME
+# run NAME SRC [KEY=VALUE ...]: build cmd/train from SRC and run the loop with
+# these overrides; the run directory is $tmp/NAME
 run() {
-  local name="$1" src="$2"
+  local name="$1" src="$2" kv
+  shift 2
+  local sets=()
+  for kv in "$@"; do sets+=(-set "$kv"); done
   (cd "$src" && go build ${tags:+-tags "$tags"} -o "$tmp/train-$name" ./cmd/train)
-  echo "running $name ($( cd "$src" && git rev-parse --short HEAD 2>/dev/null || echo '?'))..." >&2
+  echo "running $name ($( cd "$src" && git rev-parse --short HEAD 2>/dev/null || echo '?')${*:+, $*})..." >&2
   ${THREADS:+env GOMAXPROCS=$THREADS} "$tmp/train-$name" -config "$root/$config" -set iterations="$iters" -set eval.every=0 \
-    -set checkpoint.every=0 -out "$tmp/$name" >"$tmp/$name.log" 2>&1 || { tail -5 "$tmp/$name.log" >&2; exit 1; }
+    -set checkpoint.every=0 ${sets[@]+"${sets[@]}"} -out "$tmp/$name" >"$tmp/$name.log" 2>&1 || { tail -5 "$tmp/$name.log" >&2; exit 1; }
 }
 
 # summary NAME: one line of figures from the run's metrics.csv
@@ -58,11 +68,16 @@ summary() {
     }' "$csv"
 }
 
+# shellcheck disable=SC2086 # the *_set variables are lists of overrides
 if [ -n "$base" ]; then
   git worktree add --detach "$tmp/base-src" "$base" >/dev/null 2>&1 || { echo "bench_loop.sh: cannot check out BASE=$base" >&2; exit 1; }
-  run base "$tmp/base-src"
+  run base "$tmp/base-src" $base_set
+elif [ -n "$base_set" ]; then
+  base="($base_set)"
+  run base "$root" $base_set
 fi
-run head "$root"
+# shellcheck disable=SC2086
+run head "$root" $head_set
 
 awk -v base="$([ -n "$base" ] && summary base || echo)" -v head="$(summary head)" -v basename="$base" 'BEGIN {
   n = split("env steps|wall s (all)|setup s (tokenizer, warm-up)|rollout s|update s|  of it, KL reference s|eval s|env steps/s (rollout)|trained tokens/s (update)", names, "|")

@@ -1,0 +1,140 @@
+package algo
+
+import (
+	"math/rand/v2"
+	"sort"
+
+	"github.com/gemgo/gemgo/buffer"
+	"github.com/gemgo/gemgo/policy"
+)
+
+// Packing (algo.pack): when the policy reads the whole history, each
+// turn's prompt is the one before it without its closing SEP, followed by
+// the new observation and a SEP, so the turns of an episode re-read the
+// same tokens over and over. Packed, the episode trains as one sequence:
+// its last turn, with each earlier turn as a policy.Branch that shares the
+// prompt up to its own SEP. The policy computes each branch at its own
+// positions and behind an attention mask, so every log-prob, loss and
+// gradient is that of the turn alone; only the cost changes (about a
+// third of the tokens for GuessTheNumber-hard with the whole history).
+
+// packUnits groups b's transitions into training units: with rows > 0 an
+// episode's earlier turns whose prompts, but for their last token, start
+// its last turn's prompt join that turn's unit (while the unit stays within
+// rows graph rows; rows ≤ 0: no limit); every other transition is a unit
+// of its own. A unit lists transition indices in turn order, the last turn
+// last.
+func packUnits(b *buffer.Buffer, rows int) [][]int {
+	var units [][]int
+	for _, e := range b.Episodes {
+		lastIdx := e.First + e.Turns - 1
+		last := &b.Transitions[lastIdx]
+		unit := []int{}
+		n := len(last.Prompt) + len(last.Response) - 1
+		for i := e.First; i < lastIdx; i++ {
+			tr := &b.Transitions[i]
+			add := 1 + len(tr.Response) - 1
+			if !extends(last.Prompt, tr.Prompt) || (rows > 0 && n+add > rows) {
+				units = append(units, []int{i})
+				continue
+			}
+			unit = append(unit, i)
+			n += add
+		}
+		units = append(units, append(unit, lastIdx))
+	}
+	return units
+}
+
+// extends reports whether p is the start of long but for p's last token
+// (which is then the packed turn's Tail), with at least one token shared.
+func extends(long, p []int) bool {
+	k := len(p) - 1
+	if k < 1 || k > len(long) {
+		return false
+	}
+	for i := 0; i < k; i++ {
+		if long[i] != p[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// packedSequence builds the training sequence of one unit: its last
+// transition, with the others as branches. ref, when set, holds each
+// transition's reference log-probs.
+func packedSequence(b *buffer.Buffer, unit []int, ref [][]float32) policy.Sequence {
+	seqs := sequences(b, unit)
+	if ref != nil {
+		for j, i := range unit {
+			seqs[j].RefLogProbs = ref[i]
+		}
+	}
+	s := seqs[len(seqs)-1]
+	for _, e := range seqs[:len(seqs)-1] {
+		k := len(e.Prompt) - 1
+		s.Branches = append(s.Branches, policy.Branch{Prefix: k, Tail: e.Prompt[k:], Response: e.Response,
+			Advantages: e.Advantages, OldLogProbs: e.OldLogProbs, RefLogProbs: e.RefLogProbs})
+	}
+	return s
+}
+
+// unpack scatters per-sequence values of packed units (the sequence's own
+// turn, then its branches: policy.Trainer.Evaluate's order) back to their
+// transitions.
+func unpack(units [][]int, packed [][]float32, b *buffer.Buffer) [][]float32 {
+	out := make([][]float32, b.Len())
+	for u, unit := range units {
+		vals := packed[u]
+		turn := func(i int) {
+			n := len(b.Transitions[i].Response)
+			out[i], vals = vals[:n:n], vals[n:]
+		}
+		turn(unit[len(unit)-1])
+		for _, i := range unit[:len(unit)-1] {
+			turn(i)
+		}
+	}
+	return out
+}
+
+// unitMinibatches shuffles units into minibatches of at least size
+// transitions (the last may hold fewer), sorting windows of about 8·size
+// transitions by packed length first so a minibatch pads little, as
+// buffer.Minibatches does for single transitions.
+func unitMinibatches(b *buffer.Buffer, units [][]int, size int, rng *rand.Rand) [][][]int {
+	size = max(size, 1)
+	order := rng.Perm(len(units))
+	rows := func(u int) int {
+		n := 0
+		for _, i := range units[u] {
+			n += len(b.Transitions[i].Prompt) + len(b.Transitions[i].Response)
+		}
+		return n
+	}
+	for lo := 0; lo < len(order); {
+		hi, count := lo, 0
+		for hi < len(order) && count < 8*size {
+			count += len(units[order[hi]])
+			hi++
+		}
+		part := order[lo:hi]
+		sort.SliceStable(part, func(i, j int) bool { return rows(part[i]) < rows(part[j]) })
+		lo = hi
+	}
+	var batches [][][]int
+	var cur [][]int
+	count := 0
+	for _, u := range order {
+		cur = append(cur, units[u])
+		if count += len(units[u]); count >= size {
+			batches, cur, count = append(batches, cur), nil, 0
+		}
+	}
+	if len(cur) > 0 {
+		batches = append(batches, cur)
+	}
+	rng.Shuffle(len(batches), func(i, j int) { batches[i], batches[j] = batches[j], batches[i] })
+	return batches
+}
