@@ -301,6 +301,10 @@ func (t *Trainer) Gradients() [][]float32 {
 	return out
 }
 
+// Steps is the number of optimizer steps taken so far (those of a restored
+// state included).
+func (t *Trainer) Steps() int { return t.opt.state.Step }
+
 // State returns a copy of the optimizer state (for checkpoints).
 func (t *Trainer) State() AdamState { return t.opt.stateCopy() }
 

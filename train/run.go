@@ -27,6 +27,11 @@ type Result struct {
 	Wall        time.Duration // training time, over all processes of a resumed run
 	FinalEval   EvalResult
 	BestSuccess float64
+	// CosineEnd is the iteration after which an optim.cosine decay whose
+	// length was estimated (optim.total_steps 0) had run its course before
+	// the run's last iteration; 0 when it did not (or was not estimated).
+	// OptimizerSteps is the policy's optimizer steps of the whole run.
+	CosineEnd, OptimizerSteps int
 }
 
 // EvalResult is one greedy evaluation on the held-out seeds.
@@ -79,6 +84,9 @@ type runner struct {
 	start   time.Time
 	log     *metrics.Logger
 	last    EvalResult // the latest evaluation
+	// cosineEnd is the iteration the estimated cosine decay ended at,
+	// before the last (see Result.CosineEnd)
+	cosineEnd int
 }
 
 // Run trains as cfg says in opts.Dir, or resumes the run there.
@@ -139,8 +147,13 @@ func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (Res
 }
 
 func (r *runner) result() Result {
-	return Result{Dir: r.dir, Iterations: r.prog.Iteration, EnvSteps: r.prog.EnvSteps, Episodes: r.prog.Episodes,
-		Wall: time.Duration((r.prog.WallSeconds + time.Since(r.start).Seconds()) * float64(time.Second)), BestSuccess: r.prog.BestSuccess, FinalEval: r.last}
+	res := Result{Dir: r.dir, Iterations: r.prog.Iteration, EnvSteps: r.prog.EnvSteps, Episodes: r.prog.Episodes,
+		Wall: time.Duration((r.prog.WallSeconds + time.Since(r.start).Seconds()) * float64(time.Second)), BestSuccess: r.prog.BestSuccess, FinalEval: r.last,
+		CosineEnd: r.cosineEnd}
+	if r.tr != nil {
+		res.OptimizerSteps = r.tr.Steps()
+	}
+	return res
 }
 
 // init starts a new run: directory, tokenizer, policy, warm-up.
@@ -308,6 +321,7 @@ func (r *runner) loop(ctx context.Context) error {
 			return fmt.Errorf("iteration %d: %w", it, err)
 		}
 		t0 := time.Now()
+		stepsBefore := r.tr.Steps()
 		m := algo.Metrics{}
 		if buf.Len() > 0 { // empty only when filter_groups kept no group
 			if m, err = alg.Update(&buf, r.tr, r.rng); err != nil {
@@ -315,6 +329,10 @@ func (r *runner) loop(ctx context.Context) error {
 			}
 		}
 		r.prog.Iteration = it
+		if end := cfg.optimConfig(cfg.Optim.LR).TotalSteps; cfg.Optim.Cosine && cfg.Optim.TotalSteps == 0 && it < cfg.Iterations &&
+			stepsBefore < end && r.tr.Steps() >= end {
+			r.cosineEnd = it // the estimated decay ran out within this iteration
+		}
 		r.prog.EnvSteps += b.rollout.Steps
 		r.prog.Episodes += b.rollout.Episodes
 		r.prog.RNG, _ = r.src.MarshalBinary()
