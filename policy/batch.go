@@ -11,8 +11,8 @@ import (
 // Branches pack earlier turns of the same episode into the sequence: when
 // a turn's prompt is the start of Prompt followed by a few tokens of its
 // own (a history prompt grows by the new observation, so the turn before
-// read the same text up to its closing SEP), the turn is computed in the
-// same graph row as this one, reading the shared tokens once. Each
+// read the same text up to its closing SEP), the turn is computed in this
+// sequence's slot of the batch, reading the shared tokens once. Each
 // branch's tokens sit at the positions they had alone and attend only to
 // Prompt[:Prefix] and to themselves, so its log-probs, loss and gradients
 // are those of the turn trained as a sequence of its own (up to float
