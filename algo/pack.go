@@ -1,9 +1,6 @@
 package algo
 
 import (
-	"math/rand/v2"
-	"sort"
-
 	"github.com/gemgo/gemgo/buffer"
 	"github.com/gemgo/gemgo/policy"
 )
@@ -15,8 +12,8 @@ import (
 // its last turn, with each earlier turn as a policy.Branch that shares the
 // prompt up to its own SEP. The policy computes each branch at its own
 // positions and behind an attention mask, so every log-prob, loss and
-// gradient is that of the turn alone; only the cost changes (about a
-// third of the tokens for GuessTheNumber-hard with the whole history).
+// gradient is that of the turn alone; only the cost changes (about half
+// the tokens for GuessTheNumber-hard with the whole history).
 
 // packUnits groups b's transitions into training units: with rows > 0 an
 // episode's earlier turns whose prompts, but for their last token, start
@@ -97,44 +94,4 @@ func unpack(units [][]int, packed [][]float32, b *buffer.Buffer) [][]float32 {
 		}
 	}
 	return out
-}
-
-// unitMinibatches shuffles units into minibatches of at least size
-// transitions (the last may hold fewer), sorting windows of about 8·size
-// transitions by packed length first so a minibatch pads little, as
-// buffer.Minibatches does for single transitions.
-func unitMinibatches(b *buffer.Buffer, units [][]int, size int, rng *rand.Rand) [][][]int {
-	size = max(size, 1)
-	order := rng.Perm(len(units))
-	rows := func(u int) int {
-		n := 0
-		for _, i := range units[u] {
-			n += len(b.Transitions[i].Prompt) + len(b.Transitions[i].Response)
-		}
-		return n
-	}
-	for lo := 0; lo < len(order); {
-		hi, count := lo, 0
-		for hi < len(order) && count < 8*size {
-			count += len(units[order[hi]])
-			hi++
-		}
-		part := order[lo:hi]
-		sort.SliceStable(part, func(i, j int) bool { return rows(part[i]) < rows(part[j]) })
-		lo = hi
-	}
-	var batches [][][]int
-	var cur [][]int
-	count := 0
-	for _, u := range order {
-		cur = append(cur, units[u])
-		if count += len(units[u]); count >= size {
-			batches, cur, count = append(batches, cur), nil, 0
-		}
-	}
-	if len(cur) > 0 {
-		batches = append(batches, cur)
-	}
-	rng.Shuffle(len(batches), func(i, j int) { batches[i], batches[j] = batches[j], batches[i] })
-	return batches
 }

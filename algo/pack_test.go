@@ -124,35 +124,3 @@ func TestPackNoSharingSameMinibatches(t *testing.T) {
 	}
 	assert.Equal(t, run(false), run(true))
 }
-
-// Packed minibatches hold whole units, at least size transitions each (the
-// last may hold fewer), every unit exactly once an epoch.
-func TestUnitMinibatches(t *testing.T) {
-	rng := rand.New(rand.NewPCG(13, 14))
-	var b buffer.Buffer
-	for e := 0; e < 40; e++ {
-		historyEpisode(t, &b, rng, 1+rng.IntN(6), 0)
-	}
-	units := packUnits(&b, 0)
-	require.Len(t, units, 40)
-	seen := map[int]int{}
-	batches := unitMinibatches(&b, units, 16, rng)
-	short := 0
-	for _, mb := range batches {
-		n := 0
-		for _, u := range mb {
-			n += len(u)
-			for _, i := range u {
-				seen[i]++
-			}
-		}
-		if n < 16 {
-			short++
-		}
-	}
-	assert.LessOrEqual(t, short, 1)
-	assert.Len(t, seen, b.Len())
-	for i, c := range seen {
-		require.Equal(t, 1, c, "transition %d", i)
-	}
-}

@@ -124,7 +124,7 @@ func optimize(l Learner, b *buffer.Buffer, uc UpdateConfig, rng *rand.Rand) (Met
 	for epoch := 0; epoch < max(uc.Epochs, 1); epoch++ {
 		var batches [][]policy.Sequence
 		if units != nil {
-			for _, mb := range unitMinibatches(b, units, size, rng) {
+			for _, mb := range b.UnitMinibatches(units, size, rng) {
 				batch := make([]policy.Sequence, len(mb))
 				for j, unit := range mb {
 					batch[j] = packedSequence(b, unit, ref)

@@ -162,22 +162,62 @@ func (s Stats) Merge(o Stats) Stats {
 // indices, shuffled by rng, with sequences of similar length together: the
 // indices are shuffled, sorted by total length (prompt + response) within
 // windows of 8 minibatches, cut into minibatches, and the minibatches
-// shuffled again. Every index appears exactly once.
+// shuffled again. Every index appears exactly once. It is UnitMinibatches
+// with every transition a unit of its own.
 func (b *Buffer) Minibatches(size int, rng *rand.Rand) [][]int {
-	n := len(b.Transitions)
-	if size < 1 {
-		size = 1
+	units := make([][]int, len(b.Transitions))
+	for i := range units {
+		units[i] = []int{i}
 	}
-	idx := rng.Perm(n)
-	window := 8 * size
-	for lo := 0; lo < n; lo += window {
-		hi := min(lo+window, n)
-		part := idx[lo:hi]
-		sort.SliceStable(part, func(i, j int) bool { return b.seqLen(part[i]) < b.seqLen(part[j]) })
+	unitBatches := b.UnitMinibatches(units, size, rng)
+	batches := make([][]int, len(unitBatches))
+	for k, mb := range unitBatches {
+		batches[k] = make([]int, len(mb))
+		for j, u := range mb {
+			batches[k][j] = u[0]
+		}
 	}
-	var batches [][]int
-	for lo := 0; lo < n; lo += size {
-		batches = append(batches, idx[lo:min(lo+size, n)])
+	return batches
+}
+
+// UnitMinibatches shuffles units (each a list of transition indices
+// trained together, such as a packed episode) into minibatches of at
+// least size transitions (the last may hold fewer), with units of similar
+// total length together: the units are shuffled, sorted by the summed
+// length (prompt + response) of their transitions within windows of about
+// 8·size transitions, cut into minibatches, and the minibatches shuffled
+// again. Every unit appears exactly once.
+func (b *Buffer) UnitMinibatches(units [][]int, size int, rng *rand.Rand) [][][]int {
+	size = max(size, 1)
+	length := func(u int) int {
+		n := 0
+		for _, i := range units[u] {
+			n += b.seqLen(i)
+		}
+		return n
+	}
+	order := rng.Perm(len(units))
+	for lo := 0; lo < len(order); {
+		hi, count := lo, 0
+		for hi < len(order) && count < 8*size {
+			count += len(units[order[hi]])
+			hi++
+		}
+		part := order[lo:hi]
+		sort.SliceStable(part, func(i, j int) bool { return length(part[i]) < length(part[j]) })
+		lo = hi
+	}
+	var batches [][][]int
+	var cur [][]int
+	count := 0
+	for _, u := range order {
+		cur = append(cur, units[u])
+		if count += len(units[u]); count >= size {
+			batches, cur, count = append(batches, cur), nil, 0
+		}
+	}
+	if len(cur) > 0 {
+		batches = append(batches, cur)
 	}
 	rng.Shuffle(len(batches), func(i, j int) { batches[i], batches[j] = batches[j], batches[i] })
 	return batches

@@ -118,6 +118,41 @@ func TestMinibatchesBucketByLength(t *testing.T) {
 	}
 }
 
+// Unit minibatches hold whole units, at least size transitions each (the
+// last may hold fewer), every transition exactly once an epoch.
+func TestUnitMinibatches(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	var b Buffer
+	var units [][]int
+	for e := 0; e < 40; e++ {
+		var unit []int
+		for range 1 + rng.IntN(6) {
+			unit = append(unit, len(b.Transitions))
+			b.Transitions = append(b.Transitions, turn(2+rng.IntN(30), 3, 0))
+		}
+		units = append(units, unit)
+	}
+	seen := map[int]int{}
+	short := 0
+	for _, mb := range b.UnitMinibatches(units, 16, rng) {
+		n := 0
+		for _, u := range mb {
+			n += len(u)
+			for _, i := range u {
+				seen[i]++
+			}
+		}
+		if n < 16 {
+			short++
+		}
+	}
+	assert.LessOrEqual(t, short, 1)
+	assert.Len(t, seen, b.Len())
+	for i, c := range seen {
+		require.Equal(t, 1, c, "transition %d", i)
+	}
+}
+
 // Filter keeps the chosen episodes with exactly their transitions, in
 // order, renumbered as if they had been added alone (a property over
 // random buffers).

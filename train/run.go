@@ -308,6 +308,10 @@ func (r *runner) loop(ctx context.Context) error {
 		}
 		r.obs.Eval(e)
 	}
+	cosineEstimate := 0 // the optimizer step an estimated cosine decay ends at; 0: not estimated
+	if cfg.Optim.Cosine && cfg.Optim.TotalSteps == 0 {
+		cosineEstimate = cfg.optimConfig(cfg.Optim.LR).TotalSteps
+	}
 	var buf buffer.Buffer
 	for it := r.prog.Iteration + 1; it <= cfg.Iterations; it++ {
 		if err := ctx.Err(); err != nil {
@@ -329,8 +333,7 @@ func (r *runner) loop(ctx context.Context) error {
 			}
 		}
 		r.prog.Iteration = it
-		if end := cfg.optimConfig(cfg.Optim.LR).TotalSteps; cfg.Optim.Cosine && cfg.Optim.TotalSteps == 0 && it < cfg.Iterations &&
-			stepsBefore < end && r.tr.Steps() >= end {
+		if cosineEstimate > 0 && it < cfg.Iterations && stepsBefore < cosineEstimate && r.tr.Steps() >= cosineEstimate {
 			r.cosineEnd = it // the estimated decay ran out within this iteration
 		}
 		r.prog.EnvSteps += b.rollout.Steps
