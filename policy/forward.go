@@ -34,6 +34,7 @@ type layerParams struct {
 type span struct {
 	slot, start int
 	tokens      []int
+	row         int // the sampler's prompt index
 }
 
 // grow returns b with length n, reallocating only when it is too short.
@@ -66,10 +67,30 @@ func (dc *decoder) reset(w *Weights, slots int) {
 	}
 	n := slots * c.Context * c.DModel
 	for l := range dc.kcache {
-		dc.kcache[l] = grow(dc.kcache[l], n)
-		dc.vcache[l] = grow(dc.vcache[l], n)
+		dc.kcache[l] = growKeep(dc.kcache[l], n)
+		dc.vcache[l] = growKeep(dc.vcache[l], n)
 	}
 	dc.slots = slots
+}
+
+// growKeep is grow that keeps b's contents when it reallocates (the
+// sampler's cached prefixes).
+func growKeep(b []float32, n int) []float32 {
+	if cap(b) < n {
+		return append(b[:cap(b)], make([]float32, n-cap(b))...)
+	}
+	return b[:n]
+}
+
+// copyRows copies the cached keys and values of the first n positions of
+// slot from into slot to, in every layer.
+func (dc *decoder) copyRows(from, to, n int) {
+	w := dc.c.Context * dc.c.DModel
+	rows := n * dc.c.DModel
+	for l := range dc.kcache {
+		copy(dc.kcache[l][to*w:to*w+rows], dc.kcache[l][from*w:from*w+rows])
+		copy(dc.vcache[l][to*w:to*w+rows], dc.vcache[l][from*w:from*w+rows])
+	}
 }
 
 // forward runs the spans through the model, storing their keys and values in

@@ -42,11 +42,15 @@ type Sample struct {
 
 // Sampler generates responses with an incremental KV-cache decoder over the
 // current values of a Weights (a Trainer updating the same Weights is seen
-// by the next call). It keeps its buffers between calls; not safe for
-// concurrent use.
+// by the next call). It keeps its buffers between calls, and with them the
+// keys and values of the tokens it decoded: a prompt that starts with
+// tokens an earlier call decoded under the same weights (the next turn of
+// an episode whose prompt holds the history) feeds only the tokens after
+// them, with the same results to the bit. Not safe for concurrent use.
 type Sampler struct {
 	w      *Weights
 	dc     decoder
+	pc     prefixCache
 	logits []float32
 	lp     []float64
 	idx    []int
@@ -54,6 +58,11 @@ type Sampler struct {
 
 // NewSampler returns a sampler over w (a policy from NewWeights).
 func NewSampler(w *Weights) *Sampler { return &Sampler{w: w} }
+
+// PromptTokens counts the prompt tokens of every Sample call so far: those
+// whose keys and values an earlier call had computed (reused) and those fed
+// through the model (computed).
+func (s *Sampler) PromptTokens() (reused, computed int) { return s.pc.reused, s.pc.computed }
 
 func (s *Sampler) check() error {
 	if s.w == nil {
@@ -133,14 +142,20 @@ func (s *Sampler) sample(prompts [][]int, sc SampleConfig, rngOf func(i int) *ra
 	if temp == 0 {
 		temp = 1
 	}
-	s.dc.reset(s.w, len(prompts))
+	s.pc.check(s.w)
+	slot, start, copies, slots := s.pc.assign(prompts)
+	s.dc.reset(s.w, slots)
+	for _, cp := range copies {
+		s.dc.copyRows(cp.from, cp.to, cp.n)
+	}
 	out := make([]Sample, len(prompts))
-	pos := make([]int, len(prompts)) // tokens fed so far per slot
+	pos := make([]int, len(prompts)) // tokens fed so far per prompt
 	spans := make([]span, 0, len(prompts))
 	for i, p := range prompts {
-		spans = append(spans, span{slot: i, start: 0, tokens: p})
+		spans = append(spans, span{slot: slot[i], start: start[i], tokens: p[start[i]:], row: i})
 	}
 	next := make([]int, len(prompts))
+	defer func() { s.pc.remember(slots, slot, prompts, out) }()
 	for len(spans) > 0 {
 		hidden := s.dc.forward(spans)
 		d, V := c.DModel, c.Vocab
@@ -160,7 +175,7 @@ func (s *Sampler) sample(prompts [][]int, sc SampleConfig, rngOf func(i int) *ra
 		s.dc.logits(s.logits, hidden, len(spans))
 		var nextSpans []span
 		for j, sp := range spans {
-			i := sp.slot
+			i := sp.row
 			pos[i] = sp.start + len(sp.tokens)
 			z := s.logits[j*V : (j+1)*V]
 			tok, lp := s.pick(z, temp, sc, rngOf(i))
@@ -172,7 +187,7 @@ func (s *Sampler) sample(prompts [][]int, sc SampleConfig, rngOf func(i int) *ra
 			case len(out[i].Tokens) >= sc.MaxNewTokens, pos[i] >= c.Context:
 			default:
 				next[i] = tok
-				nextSpans = append(nextSpans, span{slot: i, start: pos[i], tokens: next[i : i+1]})
+				nextSpans = append(nextSpans, span{slot: sp.slot, start: pos[i], tokens: next[i : i+1], row: i})
 			}
 		}
 		spans = nextSpans
@@ -280,6 +295,7 @@ func (s *Sampler) LogProbs(prompt, response []int) ([]float32, error) {
 		return nil, err
 	}
 	seq := append(append([]int(nil), prompt...), response[:len(response)-1]...)
+	s.pc.drop() // slot 0 is overwritten
 	s.dc.reset(s.w, 1)
 	hidden := s.dc.forward([]span{{slot: 0, start: 0, tokens: seq}})
 	d, V := c.DModel, c.Vocab

@@ -3,7 +3,8 @@
 # configs/rebn_guess.yaml) for a fixed number of iterations, with one
 # greedy evaluation at the end, and a table of env steps/s, trained
 # tokens/s and where the time went (setup: tokenizer and warm-up; rollout;
-# update, of which the KL reference; evaluation). With BASE=<git rev> the
+# update, of which the KL reference; evaluation), and the share of prompt
+# tokens the sampler took from its cache of earlier turns. With BASE=<git rev> the
 # same run is made first with a build of that revision, on this machine,
 # in this invocation, and the table gets a ratio column: compare runs only
 # within one invocation.
@@ -61,10 +62,11 @@ summary() {
       ro += v("perf/rollout_s"); up += v("perf/update_s"); ref += v("perf/reference_s"); ev += v("perf/eval_s")
       tok += v("perf/trained_tokens"); if (v("global/wall_s") > wall) wall = v("global/wall_s")
       if (v("global/env_steps") > steps) steps = v("global/env_steps")
+      reuse += v("perf/prompt_reuse"); iters++
     }
     END {
       setup = wall - ro - up - ev
-      printf "%.0f %.2f %.2f %.2f %.2f %.2f %.2f %.0f %.0f\n", steps, wall, setup, ro, up, ref, ev, steps / ro, tok / up
+      printf "%.0f %.2f %.2f %.2f %.2f %.2f %.2f %.0f %.0f %.3f\n", steps, wall, setup, ro, up, ref, ev, steps / ro, tok / up, reuse / iters
     }' "$csv"
 }
 
@@ -80,14 +82,18 @@ fi
 run head "$root" $head_set
 
 awk -v base="$([ -n "$base" ] && summary base || echo)" -v head="$(summary head)" -v basename="$base" 'BEGIN {
-  n = split("env steps|wall s (all)|setup s (tokenizer, warm-up)|rollout s|update s|  of it, KL reference s|eval s|env steps/s (rollout)|trained tokens/s (update)", names, "|")
+  n = split("env steps|wall s (all)|setup s (tokenizer, warm-up)|rollout s|update s|  of it, KL reference s|eval s|env steps/s (rollout)|trained tokens/s (update)|prompt tokens reused (mean)", names, "|")
   split(head, h, " "); nb = split(base, b, " ")
   if (nb) printf "%-32s %12s %12s %8s\n", "", "base " basename, "this tree", "ratio"
   else printf "%-32s %12s\n", "", "this tree"
   for (i = 1; i <= n; i++) {
     if (nb) {
-      if (b[i] == 0 && (i == 6 || i == 7 || i == 9)) { # a metric the base does not log
+      if (b[i] == 0 && (i == 6 || i == 7 || i == 9 || i == 10)) { # a metric the base does not log
         printf "%-32s %12s %12s %8s\n", names[i], "n/a", h[i], ""
+        continue
+      }
+      if (i == 10) { # a fraction, not a time or a rate
+        printf "%-32s %12s %12s %8s\n", names[i], b[i], h[i], ""
         continue
       }
       r = (i >= 8) ? (b[i] > 0 ? h[i] / b[i] : 0) : (h[i] > 0 ? b[i] / h[i] : 0)

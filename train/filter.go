@@ -18,6 +18,9 @@ type batch struct {
 	played  buffer.Stats
 	gen     int // batches played (1 without rollout.filter_groups)
 	kept    int // groups kept for the update (filter_groups)
+	// prompt tokens the sampler took from its cache of earlier turns, and
+	// those it fed through the model
+	reused, computed int
 }
 
 // collect plays iteration it's episodes into buf (emptied first). With
@@ -47,7 +50,10 @@ func (r *runner) collect(ctx context.Context, col *rollout.Collector, it int, bu
 		plan := rollout.Plan{Budget: rollout.Budget{Episodes: cfg.Episodes, Steps: cfg.Steps}, GroupSize: cfg.GroupSize,
 			Seed: func(j int) uint64 { return seeds(first + j) }, FirstGroup: first}
 		episodes, transitions := len(buf.Episodes), len(buf.Transitions)
+		reused, computed := r.agent.Sampler.PromptTokens()
 		cs, err := col.Collect(ctx, plan, buf, r.rng)
+		reused1, computed1 := r.agent.Sampler.PromptTokens()
+		b.reused, b.computed = b.reused+reused1-reused, b.computed+computed1-computed
 		b.rollout = b.rollout.Add(cs)
 		b.gen++
 		if err != nil {
@@ -78,6 +84,9 @@ func (b batch) record(m algo.Metrics, filter bool) {
 	m["perf/env_steps_per_s"] = b.rollout.StepsPerSecond()
 	m["perf/sampled_tokens_per_s"] = b.rollout.TokensPerSecond()
 	m["perf/rollout_s"] = b.rollout.Wall.Seconds()
+	if n := b.reused + b.computed; n > 0 {
+		m["perf/prompt_reuse"] = float64(b.reused) / float64(n)
+	}
 	if !filter {
 		return
 	}

@@ -1,0 +1,126 @@
+package policy
+
+import "math"
+
+// The sampler keeps, between calls, the keys and values its decoder
+// computed: each slot of the cache remembers the tokens it holds. A new
+// prompt that starts with tokens a slot holds (an episode's next turn whose
+// prompt extends the previous one, a chat's next message) reuses those rows
+// and feeds only the rest, as a serving engine's prefix cache does. A key or
+// value row depends only on the tokens up to it and their positions, and the
+// decoder computes each row the same way however the tokens are split into
+// calls (checked bit for bit in the tests), so reuse changes no number. The
+// rows are dropped when the weights change (a fingerprint of every weight
+// is compared at each call) and by LogProbs, which shares the decoder.
+
+// prefixCache is what the decoder's cache slots hold.
+type prefixCache struct {
+	slots  [][]int // per cache slot: the tokens whose rows it holds; nil: free
+	fp     uint64  // fingerprint of the weights the rows were computed with
+	config Config
+	valid  bool
+	// counts over the sampler's life
+	reused, computed int
+}
+
+// rowCopy copies the first n rows of cache slot from into slot to.
+type rowCopy struct{ from, to, n int }
+
+// fingerprint hashes every weight's bits (FNV-1a over 32-bit words): any
+// change to the weights changes it but with probability 2⁻⁶⁴.
+func fingerprint(w *Weights) uint64 {
+	h := uint64(14695981039346656037)
+	for _, p := range w.Params {
+		for _, v := range p.Data {
+			h = (h ^ uint64(math.Float32bits(v))) * 1099511628211
+		}
+	}
+	return h
+}
+
+// check drops every slot unless the weights are those the rows were
+// computed with.
+func (pc *prefixCache) check(w *Weights) {
+	fp := fingerprint(w)
+	if !pc.valid || fp != pc.fp || w.Config != pc.config {
+		pc.slots = pc.slots[:0]
+	}
+	pc.fp, pc.config, pc.valid = fp, w.Config, true
+}
+
+// drop forgets every slot's contents.
+func (pc *prefixCache) drop() { pc.slots = pc.slots[:0] }
+
+// commonPrefix is the length of the common prefix of a and b, at most n.
+func commonPrefix(a, b []int, n int) int {
+	n = min(n, len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}
+
+// assign places each prompt in a cache slot: slot[i] is where prompt i is
+// decoded and start[i] how many of its first tokens are already there
+// (always fewer than its length: the last prompt token is fed to get the
+// next token's logits). A prompt takes the slot holding its longest prefix
+// when no earlier prompt took it; otherwise it gets a free slot, into which
+// copies bring that prefix (copies read only slots taken in place, so they
+// may all run before the decoder writes anything). slots is the number of
+// cache slots needed.
+func (pc *prefixCache) assign(prompts [][]int) (slot, start []int, copies []rowCopy, slots int) {
+	slot, start = make([]int, len(prompts)), make([]int, len(prompts))
+	taken := make([]bool, len(pc.slots))
+	type later struct{ i, from, n int }
+	var rest []later
+	for i, p := range prompts {
+		best, n := -1, 0
+		for j, held := range pc.slots {
+			if held == nil {
+				continue
+			}
+			l := commonPrefix(held, p, len(p)-1)
+			if l > n || (l == n && l > 0 && taken[best] && !taken[j]) {
+				best, n = j, l
+			}
+		}
+		if n > 0 && !taken[best] {
+			taken[best] = true
+			slot[i], start[i] = best, n
+			continue
+		}
+		rest = append(rest, later{i, best, n})
+	}
+	free := 0
+	for _, r := range rest {
+		for free < len(taken) && taken[free] {
+			free++
+		}
+		slot[r.i], start[r.i] = free, r.n
+		if r.n > 0 {
+			copies = append(copies, rowCopy{from: r.from, to: free, n: r.n})
+		}
+		free++
+	}
+	for _, s := range slot {
+		slots = max(slots, s+1)
+	}
+	for i, p := range prompts {
+		pc.reused += start[i]
+		pc.computed += len(p) - start[i]
+	}
+	return slot, start, copies, slots
+}
+
+// remember records what each slot holds after a call: slot[i] holds
+// prompt i and the tokens of response i fed back (all but the last).
+func (pc *prefixCache) remember(slots int, slot []int, prompts [][]int, out []Sample) {
+	held := make([][]int, slots)
+	for i, p := range prompts {
+		t := out[i].Tokens
+		held[slot[i]] = append(append(make([]int, 0, len(p)+len(t)), p...), t[:max(len(t)-1, 0)]...)
+	}
+	pc.slots = held
+}

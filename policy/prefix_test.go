@@ -1,0 +1,137 @@
+package policy
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// A sampler that keeps its decoded prefixes between calls samples exactly
+// what a fresh sampler samples, to the bit, on every kernel path of this
+// CPU: episodes whose prompts extend the last prompt (with or without the
+// response), new episodes, two prompts extending one earlier prompt (the
+// copy path), a weight change between calls (which must drop the rows), a
+// LogProbs call between calls (which overwrites slot 0), and greedy calls.
+// It also checks that the rows were reused.
+func TestSamplerPrefixReuseSameSamples(t *testing.T) {
+	k0, k5 := haveKernel, haveKernel512
+	defer func() { haveKernel, haveKernel512 = k0, k5 }()
+	configs := []Config{
+		{Vocab: 13, Context: 48, Layers: 2, DModel: 16, Heads: 4},
+		{Vocab: 29, Context: 64, Layers: 2, DModel: 32, Heads: 2, TieEmbeddings: true},
+		{Vocab: 17, Context: 40, Layers: 1, DModel: 64, Heads: 4},
+	}
+	for _, mode := range [][2]bool{{k0, k5}, {k0, false}, {false, false}} {
+		haveKernel, haveKernel512 = mode[0], mode[1]
+		for ci, cfg := range configs {
+			seed := uint64(10*ci + 1)
+			if !mode[1] {
+				seed += 100
+			}
+			w := randomWeights(t, cfg, false, seed)
+			s := NewSampler(w)
+			ep := rand.New(rand.NewPCG(seed, 1)) // the episodes' shapes
+			r1, r2 := rand.New(rand.NewPCG(seed, 2)), rand.New(rand.NewPCG(seed, 2))
+			sep := 1
+			newPrompt := func() []int { return append([]int{0}, append(randomTokens(ep, 1+ep.IntN(4), cfg.Vocab), sep)...) }
+			prompts := make([][]int, 6)
+			for i := range prompts {
+				prompts[i] = newPrompt()
+			}
+			for call := 0; call < 40; call++ {
+				sc := SampleConfig{MaxNewTokens: 4, EOS: 2, Greedy: call%5 == 4}
+				switch call % 13 {
+				case 7: // the trainer moved the weights
+					p := w.Params[ep.IntN(len(w.Params))]
+					p.Data[ep.IntN(len(p.Data))] += 0.5
+				case 11:
+					_, err := s.LogProbs(prompts[0], []int{3, 4})
+					require.NoError(t, err)
+				}
+				reused0, _ := s.PromptTokens()
+				got, err := s.Sample(prompts, sc, r1)
+				require.NoError(t, err)
+				want, err := NewSampler(w).Sample(prompts, sc, r2)
+				require.NoError(t, err)
+				require.Equal(t, want, got, "mode %v config %d call %d", mode, ci, call)
+				if reused, _ := s.PromptTokens(); call%13 == 7 || call%13 == 11 {
+					require.Equal(t, reused0, reused, "call %d reused rows computed before the weights changed or LogProbs", call)
+				}
+				// the next turn: shuffle, extend, restart, duplicate
+				var next [][]int
+				for i, p := range prompts {
+					resp := got[i].Tokens
+					switch k := ep.IntN(10); {
+					case k == 0 || len(p)+len(resp)+8 > cfg.Context-sc.MaxNewTokens:
+						next = append(next, newPrompt())
+					case k < 5: // history of observations: the prompt without its SEP, a hint, SEP
+						next = append(next, append(slices.Clone(p[:len(p)-1]), append(randomTokens(ep, 1+ep.IntN(3), cfg.Vocab), sep)...))
+					default: // history with the actions
+						next = append(next, append(append(slices.Clone(p), resp...), append(randomTokens(ep, 1+ep.IntN(3), cfg.Vocab), sep)...))
+					}
+				}
+				if ep.IntN(3) == 0 {
+					next[0] = append(slices.Clone(prompts[1]), 5, sep) // prompts 0 and 1 both extend the old prompt 1
+				}
+				ep.Shuffle(len(next), func(a, b int) { next[a], next[b] = next[b], next[a] })
+				prompts = next
+			}
+			reused, computed := s.PromptTokens()
+			require.Greater(t, reused, computed, "mode %v config %d: most prompt tokens should be reused (reused %d, computed %d)", mode, ci, reused, computed)
+		}
+	}
+}
+
+// assign's plan, over random cache contents and prompts: distinct slots;
+// each prompt starts after its longest prefix any slot holds, and before
+// its last token; the copies read only slots no prompt writes, and after
+// them each prompt's slot holds the prompt's first start tokens.
+func TestPrefixAssign(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	tokens := func() []int { return randomTokens(rng, 1+rng.IntN(6), 3) } // 3 symbols: many shared prefixes
+	for trial := 0; trial < 2000; trial++ {
+		var pc prefixCache
+		for j := rng.IntN(6); j > 0; j-- {
+			if rng.IntN(4) == 0 {
+				pc.slots = append(pc.slots, nil) // a free slot
+				continue
+			}
+			pc.slots = append(pc.slots, tokens())
+		}
+		held := slices.Clone(pc.slots)
+		prompts := make([][]int, 1+rng.IntN(6))
+		for i := range prompts {
+			prompts[i] = tokens()
+		}
+		slot, start, copies, n := pc.assign(prompts)
+		written := map[int]bool{}
+		for i, p := range prompts {
+			require.False(t, written[slot[i]], "trial %d: slot %d given twice", trial, slot[i])
+			written[slot[i]] = true
+			require.Less(t, slot[i], n)
+			require.Less(t, start[i], len(p))
+			best := 0
+			for _, h := range held {
+				best = max(best, commonPrefix(h, p, len(p)-1))
+			}
+			require.Equal(t, best, start[i], "trial %d prompt %d", trial, i)
+		}
+		after := slices.Clone(held)
+		for len(after) < n {
+			after = append(after, nil)
+		}
+		for _, c := range copies {
+			require.True(t, written[c.from], "trial %d: copy from slot %d, which no prompt keeps", trial, c.from)
+			for _, d := range copies {
+				require.NotEqual(t, c.from, d.to, "trial %d: slot %d is read and written by copies", trial, c.from)
+			}
+			after[c.to] = slices.Clone(held[c.from][:c.n])
+		}
+		for i, p := range prompts {
+			require.GreaterOrEqual(t, len(after[slot[i]]), start[i])
+			require.True(t, slices.Equal(p[:start[i]], after[slot[i]][:start[i]]), "trial %d prompt %d", trial, i)
+		}
+	}
+}
