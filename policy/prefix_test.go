@@ -16,15 +16,14 @@ import (
 // LogProbs call between calls (which overwrites slot 0), and greedy calls.
 // It also checks that the rows were reused.
 func TestSamplerPrefixReuseSameSamples(t *testing.T) {
-	k0, k5 := haveKernel, haveKernel512
-	defer func() { haveKernel, haveKernel512 = k0, k5 }()
 	configs := []Config{
 		{Vocab: 13, Context: 48, Layers: 2, DModel: 16, Heads: 4},
 		{Vocab: 29, Context: 64, Layers: 2, DModel: 32, Heads: 2, TieEmbeddings: true},
 		{Vocab: 17, Context: 40, Layers: 1, DModel: 64, Heads: 4},
 	}
-	for _, mode := range [][2]bool{{k0, k5}, {k0, false}, {false, false}} {
-		haveKernel, haveKernel512 = mode[0], mode[1]
+	for _, mode := range kernelPaths() {
+		restore := useKernels(mode)
+		defer restore()
 		for ci, cfg := range configs {
 			seed := uint64(10*ci + 1)
 			if !mode[1] {

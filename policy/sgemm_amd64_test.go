@@ -25,14 +25,6 @@ func gemmPath(wide bool, tA, tB bool, m, n, k int, alpha float32, a []float32, l
 	gemm32Go(trans(tA), trans(tB), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
-func randF32(rng *rand.Rand, n int) []float32 {
-	x := make([]float32, n)
-	for i := range x {
-		x[i] = float32(rng.NormFloat64())
-	}
-	return x
-}
-
 // kern12x32 gives the bits of four kern6x16 calls on its quarters, for
 // row-major and transposed a, padded leading dimensions, and k from 1 to
 // past a k block.
@@ -297,17 +289,9 @@ func TestSgemmAddendsSameBits(t *testing.T) {
 		case 4:
 			m, n, k = 1+rng.IntN(12), 64+rng.IntN(300), 32+rng.IntN(100) // few rows: split by columns
 		}
-		tA, tB := rng.IntN(2) == 1, rng.IntN(2) == 1
-		ar, ac := m, k
-		if tA {
-			ar, ac = k, m
-		}
-		br, bc := k, n
-		if tB {
-			br, bc = n, k
-		}
-		lda, ldb, ldc := ac+rng.IntN(3), bc+rng.IntN(3), n+rng.IntN(3)
-		a, b, bias := randF32(rng, (ar-1)*lda+ac), randF32(rng, (br-1)*ldb+bc), randF32(rng, n)
+		g := randGemmOperands(rng, m, n, k)
+		tA, tB, a, lda, b, ldb, ldc := g.tA, g.tB, g.a, g.lda, g.b, g.ldb, g.ldc
+		bias := randF32(rng, n)
 		alpha := []float32{1, 0.25, -2}[rng.IntN(3)]
 		for _, wide := range []bool{false, true} {
 			if wide && !cpu.X86.HasAVX512F {
@@ -341,4 +325,25 @@ func TestSgemmAddendsSameBits(t *testing.T) {
 			}()
 		}
 	}
+}
+
+// kernelPaths lists the GEMM paths this CPU can run, as (AVX2, AVX-512)
+// switches: AVX-512 where it has it, AVX2, and gonum's pure Go.
+func kernelPaths() [][2]bool {
+	paths := [][2]bool{{false, false}}
+	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
+		paths = append(paths, [2]bool{true, false})
+	}
+	if cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasAVX512F {
+		paths = append(paths, [2]bool{true, true})
+	}
+	return paths
+}
+
+// useKernels switches to path p until the returned function restores the
+// CPU's own.
+func useKernels(p [2]bool) (restore func()) {
+	k0, k5 := haveKernel, haveKernel512
+	haveKernel, haveKernel512 = p[0], p[1]
+	return func() { haveKernel, haveKernel512 = k0, k5 }
 }

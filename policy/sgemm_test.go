@@ -27,17 +27,8 @@ func TestGemm32MatchesGonum(t *testing.T) {
 		if trial%10 == 5 {
 			m, n, k = 1+rng.IntN(40), 64+rng.IntN(200), 64+rng.IntN(300) // few rows: split by columns
 		}
-		tA, tB := rng.IntN(2) == 1, rng.IntN(2) == 1
-		ar, ac := m, k
-		if tA {
-			ar, ac = k, m
-		}
-		br, bc := k, n
-		if tB {
-			br, bc = n, k
-		}
-		lda, ldb, ldc := ac+rng.IntN(3), bc+rng.IntN(3), n+rng.IntN(3)
-		a, b := rnd((ar-1)*lda+ac), rnd((br-1)*ldb+bc)
+		g := randGemmOperands(rng, m, n, k)
+		tA, tB, a, lda, b, ldb, ldc := g.tA, g.tB, g.a, g.lda, g.b, g.ldb, g.ldc
 		c := rnd((m-1)*ldc + n)
 		want := append([]float32(nil), c...)
 		alpha := []float32{1, 0.25, -2}[rng.IntN(3)]
@@ -74,4 +65,36 @@ func TestTanh32(t *testing.T) {
 			require.InEpsilon(t, want, got, 4e-7, "tanh32(%v)", x)
 		}
 	}
+}
+
+// gemmOperands is a random product's operands for op(a) m×k and op(b) k×n:
+// the transposes, leading dimensions up to 2 wider than the matrices, and
+// a and b; ldc is c's leading dimension.
+type gemmOperands struct {
+	tA, tB        bool
+	lda, ldb, ldc int
+	a, b          []float32
+}
+
+func randGemmOperands(rng *rand.Rand, m, n, k int) gemmOperands {
+	g := gemmOperands{tA: rng.IntN(2) == 1, tB: rng.IntN(2) == 1}
+	ar, ac := m, k
+	if g.tA {
+		ar, ac = k, m
+	}
+	br, bc := k, n
+	if g.tB {
+		br, bc = n, k
+	}
+	g.lda, g.ldb, g.ldc = ac+rng.IntN(3), bc+rng.IntN(3), n+rng.IntN(3)
+	g.a, g.b = randF32(rng, (ar-1)*g.lda+ac), randF32(rng, (br-1)*g.ldb+bc)
+	return g
+}
+
+func randF32(rng *rand.Rand, n int) []float32 {
+	x := make([]float32, n)
+	for i := range x {
+		x[i] = float32(rng.NormFloat64())
+	}
+	return x
 }
