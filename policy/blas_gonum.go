@@ -53,15 +53,10 @@ const (
 // on the 6×16 path: the two paths give the same bits. Large
 // products are split across the cores by rows, or by columns when there
 // are few rows. Every element's sum runs over k in the same order whatever
-// the split, so the result does not depend on the number of cores. With
-// beta = 0, c is not cleared first: the first block of k adds its product
-// to zeros as the kernel stores it, which gives the bits of clearing.
+// the split, so the result does not depend on the number of cores.
 func sgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	mode := addC
-	switch {
-	case beta == 0 && k > 0 && alpha != 0:
-		mode = addZero
-	case beta != 1:
+	// 1. beta
+	if beta != 1 {
 		for i := 0; i < m; i++ {
 			row := c[i*ldc : i*ldc+n]
 			if beta == 0 {
@@ -76,32 +71,7 @@ func sgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []fl
 	if k == 0 || alpha == 0 {
 		return
 	}
-	sgemmAdd(tA, tB, m, n, k, alpha, a, lda, b, ldb, mode, nil, c, ldc)
-}
-
-// sgemmBias computes c = op(a)·op(b) + bias, the bias (n) added to every
-// row as the kernels store their tiles (k ≥ 1): c is not filled with the
-// bias first, and the bits are those of filling it and accumulating.
-func sgemmBias(tB bool, m, n, k int, a []float32, lda int, b []float32, ldb int, bias, c []float32, ldc int) {
-	sgemmAdd(false, tB, m, n, k, 1, a, lda, b, ldb, addBias, bias, c, ldc)
-}
-
-// addMode is what the first block of k adds its product to.
-type addMode int
-
-const (
-	addC    addMode = iota // c itself (beta = 1)
-	addZero                // zeros (beta = 0)
-	addBias                // the bias, on every row
-)
-
-// zeros16 is the kernel's addend row in addZero mode.
-var zeros16 [16]float32
-
-// sgemmAdd is sgemm's blocked product with the first block of k added to
-// what mode says (k ≥ 1, alpha ≠ 0); later blocks accumulate into c.
-func sgemmAdd(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, mode addMode, bias []float32, c []float32, ldc int) {
-	g := gemmJob{tA: tA, tB: tB, wide: haveKernel512, m: m, n: n, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc, bias: bias}
+	g := gemmJob{tA: tA, tB: tB, wide: haveKernel512, m: m, n: n, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc}
 	panels := (n + 15) / 16
 	bp := getBuf(panels * 16 * min(k, kcBlock))
 	defer packPool.Put(bp)
@@ -113,11 +83,7 @@ func sgemmAdd(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b [
 	}
 	for pc := 0; pc < k; pc += kcBlock {
 		g.pc, g.kc = pc, min(kcBlock, k-pc)
-		g.mode = addC
-		if pc == 0 {
-			g.mode = mode
-		}
-		// pack op(b)[pc:pc+kc, :] as panels [jb][p][16]
+		// 2. pack op(b)[pc:pc+kc, :] as panels [jb][p][16]
 		packB(g.bp, b, ldb, tB, g.pc, g.kc, n)
 		switch big := m*n*g.kc >= 1<<17; {
 		case big && rowBlocks >= 16:
@@ -140,33 +106,6 @@ type gemmJob struct {
 	alpha         float32
 	a, b, c, bp   []float32
 	lda, ldb, ldc int
-	mode          addMode   // what this block of k adds its product to
-	bias          []float32 // the addend row with addBias
-}
-
-// addend returns the kernel's addend for the tile of c at element ci,
-// column panel jb, and its row stride.
-func (g *gemmJob) addend(ci, jb int) (*float32, int) {
-	switch g.mode {
-	case addZero:
-		return &zeros16[0], 0
-	case addBias:
-		return &g.bias[jb*16], 0
-	}
-	return &g.c[ci], g.ldc
-}
-
-// prefill writes the addend into the rows i..i+rows of c's columns
-// j..j+cols (before kern12x32, which only accumulates).
-func (g *gemmJob) prefill(i, rows, j, cols int) {
-	for r := i; r < i+rows; r++ {
-		row := g.c[r*g.ldc+j : r*g.ldc+j+cols]
-		if g.mode == addBias {
-			copy(row, g.bias[j:j+cols])
-		} else {
-			clear(row)
-		}
-	}
 }
 
 // panel returns the kernel's b operand for column panel jb and its row
@@ -203,9 +142,6 @@ func (g *gemmJob) run(lo, hi, jlo, jhi int) {
 			i := i0
 			for ; i+2*mr <= i1; i += 2 * mr {
 				ap, aRow, aK := g.aTile(i)
-				if g.mode != addC {
-					g.prefill(i, 2*mr, jb*16, 32)
-				}
 				kern12x32(ap, b0, b1, &g.c[i*g.ldc+jb*16], kc, aRow, aK, ldbp, g.ldc, g.alpha)
 			}
 			g.tiles(i, i1, jb, edge, &tile)
@@ -242,29 +178,15 @@ func (g *gemmJob) tiles(i, i1, jb int, edge *[]float32, tile *[mr * 16]float32) 
 			ap, aRow, aK = g.aTile(i)
 		}
 		if r == mr && cols == 16 {
-			add, ldr := g.addend(ci, jb)
-			kern6x16(ap, bpan, &g.c[ci], add, g.kc, aRow, aK, ldbp, ldc, ldr, g.alpha)
+			kern6x16(ap, bpan, &g.c[ci], g.kc, aRow, aK, ldbp, ldc, g.alpha)
 			continue
 		}
 		clear(tile[:])
-		kern6x16(ap, bpan, &tile[0], &tile[0], g.kc, aRow, aK, ldbp, 16, 16, g.alpha)
+		kern6x16(ap, bpan, &tile[0], g.kc, aRow, aK, ldbp, 16, g.alpha)
 		for rr := 0; rr < r; rr++ {
 			crow := g.c[ci+rr*ldc : ci+rr*ldc+cols]
-			t := tile[rr*16 : rr*16+cols]
-			switch g.mode {
-			case addC:
-				for j := range crow {
-					crow[j] += t[j]
-				}
-			case addZero:
-				for j := range crow {
-					crow[j] = 0 + t[j]
-				}
-			case addBias:
-				bias := g.bias[jb*16 : jb*16+cols]
-				for j := range crow {
-					crow[j] = bias[j] + t[j]
-				}
+			for j := range crow {
+				crow[j] += tile[rr*16+j]
 			}
 		}
 	}

@@ -39,9 +39,3 @@ func gemm32(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda 
 		openblas.Sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 	}
 }
-
-// gemmBias32 reports false: with OpenBLAS the caller fills c with the bias
-// and accumulates.
-func gemmBias32(tB bool, m, n, k int, a []float32, lda int, b []float32, ldb int, bias, c []float32, ldc int) bool {
-	return false
-}

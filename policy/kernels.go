@@ -36,9 +36,6 @@ func gemm[T Float](tA, tB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb
 
 // linearFwd computes y = x·w + b for x (n×in), w (in×out), b (out), y (n×out).
 func linearFwd[T Float](y, x, w, b []T, n, in, out int) {
-	if y32, ok := any(y).([]float32); ok && gemmBias32(false, n, out, in, any(x).([]float32), in, any(w).([]float32), out, any(b).([]float32), y32, out) {
-		return
-	}
 	for i := 0; i < n; i++ {
 		copy(y[i*out:(i+1)*out], b)
 	}
@@ -69,9 +66,6 @@ func linearBwd[T Float](dx, dw, db, dy, x, w []T, n, in, out int) {
 // (n×out): the output projection of a model with tied embeddings, whose w
 // is tok_emb (vocab×d).
 func linearFwdT[T Float](y, x, w, b []T, n, in, out int) {
-	if y32, ok := any(y).([]float32); ok && gemmBias32(true, n, out, in, any(x).([]float32), in, any(w).([]float32), in, any(b).([]float32), y32, out) {
-		return
-	}
 	for i := 0; i < n; i++ {
 		copy(y[i*out:(i+1)*out], b)
 	}

@@ -1,30 +1,25 @@
 #include "textflag.h"
 
-// func kern6x16(a, b, c, r *float32, k, aRow, aK, ldb, ldc, ldr int, alpha float32)
-// c[i][0:16] = r[i][0:16] + alpha · Σ_p a[i·aRow + p·aK]·b[p·ldb + 0:16] for
-// i = 0..5, one FMA per output (AVX2 + FMA; strides and leading dimensions
-// in elements; k ≥ 1). r is what the product is added to: c itself to
-// accumulate (r = c, ldr = ldc), a bias row (ldr = 0), or zeros (ldr = 0),
-// so that c is never cleared or filled before the product. The strides let
-// it read a row-major a (aRow = lda, aK = 1) or a transposed one (aRow = 1,
-// aK = lda) in place: a needs no packing. Each sum runs over p in order,
-// one FMA per term, so the result does not depend on the tile shape.
-TEXT ·kern6x16(SB), NOSPLIT, $0-84
+// func kern6x16(a, b, c *float32, k, aRow, aK, ldb, ldc int, alpha float32)
+// c[r][0:16] += alpha · Σ_p a[r·aRow + p·aK]·b[p·ldb + 0:16] for r = 0..5
+// (AVX2 + FMA; strides and leading dimensions in elements; k ≥ 1). The
+// strides let it read a row-major a (aRow = lda, aK = 1) or a transposed
+// one (aRow = 1, aK = lda) in place: a needs no packing. Each sum runs
+// over p in order, one FMA per term, so the result does not depend on
+// the tile shape.
+TEXT ·kern6x16(SB), NOSPLIT, $0-68
 	MOVQ a+0(FP), SI
 	MOVQ b+8(FP), DI
 	MOVQ c+16(FP), DX
-	MOVQ r+24(FP), BX
-	MOVQ k+32(FP), CX
-	MOVQ aRow+40(FP), R8
+	MOVQ k+24(FP), CX
+	MOVQ aRow+32(FP), R8
 	SHLQ $2, R8
-	MOVQ aK+48(FP), R14
+	MOVQ aK+40(FP), R14
 	SHLQ $2, R14
-	MOVQ ldb+56(FP), R9
+	MOVQ ldb+48(FP), R9
 	SHLQ $2, R9
-	MOVQ ldc+64(FP), R10
+	MOVQ ldc+56(FP), R10
 	SHLQ $2, R10
-	MOVQ ldr+72(FP), R12
-	SHLQ $2, R12
 	LEAQ (SI)(R8*2), R11
 	ADDQ R8, R11 // R11: row 3
 	VXORPS Y4, Y4, Y4
@@ -67,51 +62,46 @@ loop:
 	DECQ CX
 	JNZ loop
 
-	VBROADCASTSS alpha+80(FP), Y2
-	VMOVUPS (BX), Y0
+	VBROADCASTSS alpha+64(FP), Y2
+	VMOVUPS (DX), Y0
 	VFMADD231PS Y4, Y2, Y0
 	VMOVUPS Y0, (DX)
-	VMOVUPS 32(BX), Y1
+	VMOVUPS 32(DX), Y1
 	VFMADD231PS Y5, Y2, Y1
 	VMOVUPS Y1, 32(DX)
 	ADDQ R10, DX
-	ADDQ R12, BX
-	VMOVUPS (BX), Y0
+	VMOVUPS (DX), Y0
 	VFMADD231PS Y6, Y2, Y0
 	VMOVUPS Y0, (DX)
-	VMOVUPS 32(BX), Y1
+	VMOVUPS 32(DX), Y1
 	VFMADD231PS Y7, Y2, Y1
 	VMOVUPS Y1, 32(DX)
 	ADDQ R10, DX
-	ADDQ R12, BX
-	VMOVUPS (BX), Y0
+	VMOVUPS (DX), Y0
 	VFMADD231PS Y8, Y2, Y0
 	VMOVUPS Y0, (DX)
-	VMOVUPS 32(BX), Y1
+	VMOVUPS 32(DX), Y1
 	VFMADD231PS Y9, Y2, Y1
 	VMOVUPS Y1, 32(DX)
 	ADDQ R10, DX
-	ADDQ R12, BX
-	VMOVUPS (BX), Y0
+	VMOVUPS (DX), Y0
 	VFMADD231PS Y10, Y2, Y0
 	VMOVUPS Y0, (DX)
-	VMOVUPS 32(BX), Y1
+	VMOVUPS 32(DX), Y1
 	VFMADD231PS Y11, Y2, Y1
 	VMOVUPS Y1, 32(DX)
 	ADDQ R10, DX
-	ADDQ R12, BX
-	VMOVUPS (BX), Y0
+	VMOVUPS (DX), Y0
 	VFMADD231PS Y12, Y2, Y0
 	VMOVUPS Y0, (DX)
-	VMOVUPS 32(BX), Y1
+	VMOVUPS 32(DX), Y1
 	VFMADD231PS Y13, Y2, Y1
 	VMOVUPS Y1, 32(DX)
 	ADDQ R10, DX
-	ADDQ R12, BX
-	VMOVUPS (BX), Y0
+	VMOVUPS (DX), Y0
 	VFMADD231PS Y14, Y2, Y0
 	VMOVUPS Y0, (DX)
-	VMOVUPS 32(BX), Y1
+	VMOVUPS 32(DX), Y1
 	VFMADD231PS Y15, Y2, Y1
 	VMOVUPS Y1, 32(DX)
 	VZEROUPPER

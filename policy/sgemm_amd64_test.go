@@ -46,7 +46,7 @@ func TestKern12x32MatchesKern6x16(t *testing.T) {
 			kern12x32(&a[0], &b[0], &b[16], &got[0], k, aRow, aK, ldb, ldc, alpha)
 			for r := 0; r < 12; r += 6 {
 				for j := 0; j < 32; j += 16 {
-					kern6x16(&a[r*aRow], &b[j], &want[r*ldc+j], &want[r*ldc+j], k, aRow, aK, ldb, ldc, ldc, alpha)
+					kern6x16(&a[r*aRow], &b[j], &want[r*ldc+j], k, aRow, aK, ldb, ldc, alpha)
 				}
 			}
 			for i, w := range want {
@@ -268,63 +268,6 @@ func benchGemm(b *testing.B, wide, tA, tB bool, m, n, k int) {
 		gemm32Go(trans(tA), trans(tB), m, n, k, 1, x, lda, y, ldb, 0, c, n)
 	}
 	b.ReportMetric(2*float64(m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-}
-
-// sgemm with beta = 0 and sgemmBias never read c: on a c full of NaNs
-// (which any read would spread) they give the bits of clearing c, or
-// filling its rows with the bias, and accumulating, on both kernel paths,
-// for edge tiles, several blocks of k and the parallel splits; the padding
-// between rows (ldc > n) stays untouched.
-func TestSgemmAddendsSameBits(t *testing.T) {
-	if !haveKernel {
-		t.Skip("no AVX2+FMA here: gemgo's kernels do not run")
-	}
-	rng := rand.New(rand.NewPCG(5, 6))
-	nan := float32(math.NaN())
-	for trial := 0; trial < 400; trial++ {
-		m, n, k := 1+rng.IntN(40), 1+rng.IntN(70), 1+rng.IntN(40)
-		switch trial % 8 {
-		case 0:
-			m, n, k = 64+rng.IntN(200), 16+rng.IntN(160), 200+rng.IntN(400) // parallel by rows, several k blocks
-		case 4:
-			m, n, k = 1+rng.IntN(12), 64+rng.IntN(300), 32+rng.IntN(100) // few rows: split by columns
-		}
-		g := randGemmOperands(rng, m, n, k)
-		tA, tB, a, lda, b, ldb, ldc := g.tA, g.tB, g.a, g.lda, g.b, g.ldb, g.ldc
-		bias := randF32(rng, n)
-		alpha := []float32{1, 0.25, -2}[rng.IntN(3)]
-		for _, wide := range []bool{false, true} {
-			if wide && !cpu.X86.HasAVX512F {
-				continue
-			}
-			func() {
-				defer func(old bool) { haveKernel512 = old }(haveKernel512)
-				haveKernel512 = wide
-				got, want := make([]float32, (m-1)*ldc+n), make([]float32, (m-1)*ldc+n)
-				for i := range got {
-					got[i], want[i] = nan, nan
-				}
-				for i := 0; i < m; i++ {
-					clear(want[i*ldc : i*ldc+n])
-				}
-				sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, 0, got, ldc)
-				sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, 1, want, ldc)
-				sameBits(t, fmt.Sprintf("beta 0, trial %d (%d×%d×%d tA=%v tB=%v wide=%v)", trial, m, n, k, tA, tB, wide), want, got, want)
-				if tA || alpha != 1 {
-					return
-				}
-				for i := range got {
-					got[i], want[i] = nan, nan
-				}
-				for i := 0; i < m; i++ {
-					copy(want[i*ldc:i*ldc+n], bias)
-				}
-				sgemmBias(tB, m, n, k, a, lda, b, ldb, bias, got, ldc)
-				sgemm(false, tB, m, n, k, 1, a, lda, b, ldb, 1, want, ldc)
-				sameBits(t, fmt.Sprintf("bias, trial %d (%d×%d×%d tB=%v wide=%v)", trial, m, n, k, tB, wide), want, got, want)
-			}()
-		}
-	}
 }
 
 // kernelPaths lists the GEMM paths this CPU can run, as (AVX2, AVX-512)
