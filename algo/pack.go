@@ -1,6 +1,8 @@
 package algo
 
 import (
+	"slices"
+
 	"github.com/gemgo/gemgo/buffer"
 	"github.com/gemgo/gemgo/policy"
 )
@@ -47,15 +49,7 @@ func packUnits(b *buffer.Buffer, rows int) [][]int {
 // (which is then the packed turn's Tail), with at least one token shared.
 func extends(long, p []int) bool {
 	k := len(p) - 1
-	if k < 1 || k > len(long) {
-		return false
-	}
-	for i := 0; i < k; i++ {
-		if long[i] != p[i] {
-			return false
-		}
-	}
-	return true
+	return k >= 1 && k <= len(long) && slices.Equal(long[:k], p[:k])
 }
 
 // packedSequence builds the training sequence of one unit: its last

@@ -86,63 +86,41 @@ func optimize(l Learner, b *buffer.Buffer, uc UpdateConfig, rng *rand.Rand) (Met
 	if size == 0 {
 		size = b.Len()
 	}
-	var units [][]int // packed training units; nil: one sequence a transition
+	// training units: one transition each, or with algo.pack an episode's
+	// turns that share their history (packUnits); nothing sharing a prompt
+	// leaves one a transition, so the minibatches are the unpacked ones
+	units := make([][]int, b.Len())
+	for i := range units {
+		units[i] = []int{i}
+	}
 	if uc.Pack {
-		units = packUnits(b, uc.PackRows)
-		if len(units) == b.Len() {
-			units = nil // nothing shares a prompt: train as unpacked, the same minibatches
+		if packed := packUnits(b, uc.PackRows); len(packed) < b.Len() {
+			units = packed
 		}
 	}
 	var ref [][]float32
 	if uc.Reference != nil && uc.Loss.KLCoef > 0 {
-		var err error
 		t0 := time.Now()
-		if units != nil {
-			all := make([]policy.Sequence, len(units))
-			for u, unit := range units {
-				all[u] = packedSequence(b, unit, nil)
-			}
-			var packed [][]float32
-			if packed, _, err = uc.Reference.Evaluate(all); err == nil {
-				ref = unpack(units, packed, b)
-			}
-		} else {
-			all := make([]int, b.Len())
-			for i := range all {
-				all[i] = i
-			}
-			ref, _, err = uc.Reference.Evaluate(sequences(b, all))
+		all := make([]policy.Sequence, len(units))
+		for u, unit := range units {
+			all[u] = packedSequence(b, unit, nil)
 		}
+		packed, _, err := uc.Reference.Evaluate(all)
 		if err != nil {
 			return m, fmt.Errorf("algo: reference log-probs: %w", err)
 		}
+		ref = unpack(units, packed, b)
 		m["perf/reference_s"] = time.Since(t0).Seconds()
 	}
 	tokens := 0
 	var sum policy.Stats
 	steps := 0
 	for epoch := 0; epoch < max(uc.Epochs, 1); epoch++ {
-		var batches [][]policy.Sequence
-		if units != nil {
-			for _, mb := range b.UnitMinibatches(units, size, rng) {
-				batch := make([]policy.Sequence, len(mb))
-				for j, unit := range mb {
-					batch[j] = packedSequence(b, unit, ref)
-				}
-				batches = append(batches, batch)
+		for _, mb := range b.UnitMinibatches(units, size, rng) {
+			batch := make([]policy.Sequence, len(mb))
+			for j, unit := range mb {
+				batch[j] = packedSequence(b, unit, ref)
 			}
-		} else {
-			for _, mb := range b.Minibatches(size, rng) {
-				batch := sequences(b, mb)
-				if ref != nil {
-					for j, i := range mb {
-						batch[j].RefLogProbs = ref[i]
-					}
-				}
-				batches = append(batches, batch)
-			}
-		}
-		for _, batch := range batches {
 			for _, sq := range batch {
 				tokens += len(sq.Prompt) + len(sq.Response)
 				for _, br := range sq.Branches {

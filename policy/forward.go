@@ -13,7 +13,6 @@ import (
 type decoder struct {
 	w      *Weights
 	c      Config
-	slots  int
 	kcache [][]float32 // per layer: slots × context × d
 	vcache [][]float32
 	p      map[string][]float32
@@ -70,7 +69,6 @@ func (dc *decoder) reset(w *Weights, slots int) {
 		dc.kcache[l] = growKeep(dc.kcache[l], n)
 		dc.vcache[l] = growKeep(dc.vcache[l], n)
 	}
-	dc.slots = slots
 }
 
 // growKeep is grow that keeps b's contents when it reallocates (the
