@@ -89,10 +89,7 @@ func optimize(l Learner, b *buffer.Buffer, uc UpdateConfig, rng *rand.Rand) (Met
 	// training units: one transition each, or with algo.pack an episode's
 	// turns that share their history (packUnits); nothing sharing a prompt
 	// leaves one a transition, so the minibatches are the unpacked ones
-	units := make([][]int, b.Len())
-	for i := range units {
-		units[i] = []int{i}
-	}
+	units := b.SingleUnits()
 	if uc.Pack {
 		if packed := packUnits(b, uc.PackRows); len(packed) < b.Len() {
 			units = packed

@@ -165,11 +165,7 @@ func (s Stats) Merge(o Stats) Stats {
 // shuffled again. Every index appears exactly once. It is UnitMinibatches
 // with every transition a unit of its own.
 func (b *Buffer) Minibatches(size int, rng *rand.Rand) [][]int {
-	units := make([][]int, len(b.Transitions))
-	for i := range units {
-		units[i] = []int{i}
-	}
-	unitBatches := b.UnitMinibatches(units, size, rng)
+	unitBatches := b.UnitMinibatches(b.SingleUnits(), size, rng)
 	batches := make([][]int, len(unitBatches))
 	for k, mb := range unitBatches {
 		batches[k] = make([]int, len(mb))
@@ -178,6 +174,16 @@ func (b *Buffer) Minibatches(size int, rng *rand.Rand) [][]int {
 		}
 	}
 	return batches
+}
+
+// SingleUnits lists every transition as a training unit of its own, in
+// order: [[0] [1] … [Len()−1]].
+func (b *Buffer) SingleUnits() [][]int {
+	units := make([][]int, len(b.Transitions))
+	for i := range units {
+		units[i] = []int{i}
+	}
+	return units
 }
 
 // UnitMinibatches shuffles units (each a list of transition indices

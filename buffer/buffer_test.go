@@ -194,3 +194,13 @@ func TestStatsMerge(t *testing.T) {
 	assert.Equal(t, a, Stats{}.Merge(a))
 	assert.Equal(t, Stats{}, Stats{}.Merge(Stats{}))
 }
+
+// SingleUnits makes every transition a unit of its own, in order.
+func TestSingleUnits(t *testing.T) {
+	var b Buffer
+	assert.Empty(t, b.SingleUnits())
+	for range 3 {
+		b.Transitions = append(b.Transitions, turn(4, 2, 0))
+	}
+	assert.Equal(t, [][]int{{0}, {1}, {2}}, b.SingleUnits())
+}
