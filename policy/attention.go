@@ -21,6 +21,7 @@ type attentionK[T Float] struct {
 	mask                *rowMask // nil: plain causal attention
 	p                   []T      // probabilities, (b, heads, length, length)
 	scratch             [][]T
+	packs               [][]float32 // per worker: one head's keys or values packed by packedNT
 }
 
 // rowMask hides keys lo[r] ≤ j < hi[r] (indices within the row's sequence)
@@ -42,16 +43,18 @@ func (k *attentionK[T]) forward(out []T, in [][]T) {
 	q, kk, v := in[0], in[1], in[2]
 	L, d, dh := k.length, k.d, k.d/k.heads
 	scale := T(1 / math.Sqrt(float64(dh)))
-	parallelFor(k.b, func(lo, hi, _ int) {
+	k.growPacks()
+	parallelFor(k.b, func(lo, hi, w int) {
 		for b := lo; b < hi; b++ {
 			for h := 0; h < k.heads; h++ {
 				off := b*L*d + h*dh
 				p := k.p[(b*k.heads+h)*L*L : (b*k.heads+h+1)*L*L]
+				kp := packedNT(&k.packs[w], kk[off:], d, L, dh)
 				for r0 := 0; r0 < L; r0 += causalRows {
 					r1 := min(L, r0+causalRows)
 					// S = scale·Q·Kᵀ, P = softmax(S) and O = P·V for rows r0..r1,
 					// which see keys 0..r1 only
-					gemm(false, true, r1-r0, r1, dh, scale, q[off+r0*d:], d, kk[off:], d, 0, p[r0*L:], L)
+					gemmNT(r1-r0, r1, dh, scale, q[off+r0*d:], d, kk[off:], d, kp, 0, p[r0*L:], L)
 					for i := r0; i < r1; i++ {
 						if lo, hi := k.hidden(b*L + i); lo < hi {
 							maskedSoftmax(p[i*L:(i+1)*L], i, lo, hi)
@@ -126,17 +129,19 @@ func (k *attentionK[T]) backward(dIn [][]T, dOut, _ []T, in [][]T) {
 	for len(k.scratch) < workers {
 		k.scratch = append(k.scratch, make([]T, L*L))
 	}
+	k.growPacks()
 	parallelFor(k.b, func(lo, hi, w int) {
 		dp := k.scratch[w]
 		for b := lo; b < hi; b++ {
 			for h := 0; h < k.heads; h++ {
 				off := b*L*d + h*dh
 				p := k.p[(b*k.heads+h)*L*L : (b*k.heads+h+1)*L*L]
+				vp := packedNT(&k.packs[w], v[off:], d, L, dh)
 				// dP = dO·Vᵀ (row i needs columns 0..i), dV = Pᵀ·dO (row j
 				// sums over rows i ≥ j of P)
 				for r0 := 0; r0 < L; r0 += causalRows {
 					r1 := min(L, r0+causalRows)
-					gemm(false, true, r1-r0, r1, dh, 1, dOut[off+r0*d:], d, v[off:], d, 0, dp[r0*L:], L)
+					gemmNT(r1-r0, r1, dh, 1, dOut[off+r0*d:], d, v[off:], d, vp, 0, dp[r0*L:], L)
 					gemm(true, false, r1-r0, dh, L-r0, 1, p[r0*L+r0:], L, dOut[off+r0*d:], d, 0, dv[off+r0*d:], d)
 				}
 				// dS = P ⊙ (dP − rowsum(P ⊙ dP))
@@ -160,6 +165,38 @@ func (k *attentionK[T]) backward(dIn [][]T, dOut, _ []T, in [][]T) {
 			}
 		}
 	})
+}
+
+// growPacks gives every worker of parallelFor its packing buffer.
+func (k *attentionK[T]) growPacks() {
+	for len(k.packs) < runtime.GOMAXPROCS(0) {
+		k.packs = append(k.packs, nil)
+	}
+}
+
+// packedNT packs the transpose of b's first n rows (n×k) into *dst for
+// gemmNT and returns it, or returns nil where gemmNT multiplies through
+// gemm instead (float64, no AVX2, the openblas build). Causal attention
+// multiplies every chunk of rows by a prefix of the same keys (or values),
+// so one packing per head serves all chunks.
+func packedNT[T Float](dst *[]float32, b []T, ldb, n, k int) []float32 {
+	bf, ok := any(b).([]float32)
+	if !ok || !ownKernels() || k > kcBlock {
+		return nil
+	}
+	*dst = packNT(*dst, bf, ldb, n, k)
+	return *dst
+}
+
+// gemmNT computes c = alpha·a·bᵀ + beta·c for a (m×k) and b's first n
+// rows: from bp, b packed by packedNT, when it is not nil (the same bits),
+// else through gemm.
+func gemmNT[T Float](m, n, k int, alpha T, a []T, lda int, b []T, ldb int, bp []float32, beta T, c []T, ldc int) {
+	if bp != nil {
+		sgemmPackedNT(m, n, k, float32(alpha), any(a).([]float32), lda, bp, float32(beta), any(c).([]float32), ldc)
+		return
+	}
+	gemm(false, true, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // parallelFor splits 0..n into up to GOMAXPROCS contiguous chunks and runs

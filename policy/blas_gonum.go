@@ -56,18 +56,7 @@ const (
 // the split, so the result does not depend on the number of cores.
 func sgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	// 1. beta
-	if beta != 1 {
-		for i := 0; i < m; i++ {
-			row := c[i*ldc : i*ldc+n]
-			if beta == 0 {
-				clear(row)
-				continue
-			}
-			for j := range row {
-				row[j] *= beta
-			}
-		}
-	}
+	scaleC(m, n, beta, c, ldc)
 	if k == 0 || alpha == 0 {
 		return
 	}
@@ -96,6 +85,48 @@ func sgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []fl
 			g.run(0, rowBlocks, 0, panels) // small products: no goroutines, no allocation
 		}
 	}
+}
+
+// scaleC sets the m×n block c to beta·c (0: cleared, whatever it held).
+func scaleC(m, n int, beta float32, c []float32, ldc int) {
+	if beta == 1 {
+		return
+	}
+	for i := 0; i < m; i++ {
+		row := c[i*ldc : i*ldc+n]
+		if beta == 0 {
+			clear(row)
+			continue
+		}
+		for j := range row {
+			row[j] *= beta
+		}
+	}
+}
+
+// packNT packs the transpose of b's first n rows (n×k, row stride ldb,
+// k ≤ kcBlock) into dst as sgemm's 16-column panels, for sgemmPackedNT.
+func packNT(dst, b []float32, ldb, n, k int) []float32 {
+	dst = grow(dst, (n+15)/16*16*k)
+	packB(dst, b, ldb, true, 0, k, n)
+	return dst
+}
+
+// sgemmPackedNT computes c = alpha·a·bᵀ + beta·c for a (m×k) and the first
+// n rows of a b whose transpose bp holds, packed by packNT for n or more
+// rows with the same k. It gives sgemm's bits for the same product: the
+// same panels feed the same kernels in the same order, and the columns
+// packed beyond n only reach the scratch tile, which drops them. So a
+// caller multiplying by ever longer prefixes of one b (causal attention)
+// packs it once. Serial: it is meant for the small products inside a
+// parallel loop.
+func sgemmPackedNT(m, n, k int, alpha float32, a []float32, lda int, bp []float32, beta float32, c []float32, ldc int) {
+	scaleC(m, n, beta, c, ldc)
+	if k == 0 || alpha == 0 || m == 0 || n == 0 {
+		return
+	}
+	g := gemmJob{tB: true, wide: haveKernel512, m: m, n: n, alpha: alpha, a: a, lda: lda, bp: bp, c: c, ldc: ldc, kc: k}
+	g.run(0, (m+mr-1)/mr, 0, (n+15)/16)
 }
 
 // gemmJob is one sgemm call's operands and its current block of k.

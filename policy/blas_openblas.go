@@ -39,3 +39,7 @@ func gemm32(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda 
 		openblas.Sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 	}
 }
+
+// ownKernels is false: gemm32 is OpenBLAS's, and sgemmPackedNT would not
+// give its bits.
+func ownKernels() bool { return false }

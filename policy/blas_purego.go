@@ -11,3 +11,8 @@ import "gonum.org/v1/gonum/blas"
 func gemm32(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	gemm32Go(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
+
+// ownKernels reports whether gemm32 runs gemgo's own kernels (sgemm), so
+// that a product may take sgemmPackedNT's prepacked operand with the same
+// bits.
+func ownKernels() bool { return haveKernel }

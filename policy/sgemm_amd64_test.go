@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"golang.org/x/sys/cpu"
@@ -289,4 +290,44 @@ func useKernels(p [2]bool) (restore func()) {
 	k0, k5 := haveKernel, haveKernel512
 	haveKernel, haveKernel512 = p[0], p[1]
 	return func() { haveKernel, haveKernel512 = k0, k5 }
+}
+
+// TestSgemmPackedNTSameBits holds sgemmPackedNT, multiplying by a prefix of
+// a b packed once for more rows (causal attention's use), to sgemm's bits
+// for the same product, on every kernel path, with the block around c's
+// m×n block untouched.
+func TestSgemmPackedNTSameBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for _, path := range kernelPaths() {
+		if !path[0] {
+			continue // sgemm needs the kernels
+		}
+		restore := useKernels(path)
+		var bp []float32
+		for trial := 0; trial < 300; trial++ {
+			rows, k := 1+rng.IntN(70), 1+rng.IntN(40)
+			m, n := 1+rng.IntN(30), 1+rng.IntN(rows)
+			lda, ldb, ldc := k+rng.IntN(3), k+rng.IntN(3), n+1+rng.IntN(3)
+			a, b := randF32(rng, (m-1)*lda+k), randF32(rng, (rows-1)*ldb+k)
+			alpha := float32(rng.NormFloat64())
+			beta := []float32{0, 1, 0.5}[rng.IntN(3)]
+			c0 := randF32(rng, m*ldc)
+			if beta == 0 {
+				for i := range c0 {
+					c0[i] = float32(math.NaN()) // a cleared c must not keep them
+				}
+			}
+			want, got := slices.Clone(c0), slices.Clone(c0)
+			sgemm(false, true, m, n, k, alpha, a, lda, b, ldb, beta, want, ldc)
+			bp = packNT(bp, b, ldb, rows, k)
+			sgemmPackedNT(m, n, k, alpha, a, lda, bp, beta, got, ldc)
+			for i := range want {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					restore()
+					t.Fatalf("path %v, m=%d n=%d k=%d of %d rows, beta %v: c[%d] = %v, sgemm gives %v", path, m, n, k, rows, beta, i, got[i], want[i])
+				}
+			}
+		}
+		restore()
+	}
 }
