@@ -84,7 +84,6 @@ func layerNormOut[T Float](y, row, g, b, mean, rstd []T, i, d int, mu, q T) {
 func layerNormBwd[T Float](dx, dg, db, dy, x, g, mean, rstd []T, n, d int) {
 	i := 0
 	for ; i+lnBlock <= n; i += lnBlock {
-		var sdx, sdxx [lnBlock]T // Σ dxhat, Σ dxhat·xhat of each row
 		r0, r1, r2, r3 := x[i*d:(i+1)*d], x[(i+1)*d:(i+2)*d], x[(i+2)*d:(i+3)*d], x[(i+3)*d:(i+4)*d]
 		d0, d1, d2, d3 := dy[i*d:(i+1)*d], dy[(i+1)*d:(i+2)*d], dy[(i+2)*d:(i+3)*d], dy[(i+3)*d:(i+4)*d]
 		r1, r2, r3 = r1[:len(r0)], r2[:len(r0)], r3[:len(r0)]
@@ -92,17 +91,18 @@ func layerNormBwd[T Float](dx, dg, db, dy, x, g, mean, rstd []T, n, d int) {
 		m0, m1, m2, m3 := mean[i], mean[i+1], mean[i+2], mean[i+3]
 		q0, q1, q2, q3 := rstd[i], rstd[i+1], rstd[i+2], rstd[i+3]
 		gg := g[:len(r0)]
+		var a0, a1, a2, a3, b0, b1, b2, b3 T // each row's Σ dxhat (a) and Σ dxhat·xhat (b)
 		for j, v := range r0 {
 			x0, x1, x2, x3 := (v-m0)*q0, (r1[j]-m1)*q1, (r2[j]-m2)*q2, (r3[j]-m3)*q3
 			h0, h1, h2, h3 := d0[j]*gg[j], d1[j]*gg[j], d2[j]*gg[j], d3[j]*gg[j]
-			sdx[0] += h0
-			sdx[1] += h1
-			sdx[2] += h2
-			sdx[3] += h3
-			sdxx[0] += h0 * x0
-			sdxx[1] += h1 * x1
-			sdxx[2] += h2 * x2
-			sdxx[3] += h3 * x3
+			a0 += h0
+			a1 += h1
+			a2 += h2
+			a3 += h3
+			b0 += h0 * x0
+			b1 += h1 * x1
+			b2 += h2 * x2
+			b3 += h3 * x3
 			if dg != nil {
 				dg[j] += d0[j] * x0
 				dg[j] += d1[j] * x1
@@ -117,9 +117,10 @@ func layerNormBwd[T Float](dx, dg, db, dy, x, g, mean, rstd []T, n, d int) {
 			}
 		}
 		if dx != nil {
-			for k := 0; k < lnBlock; k++ {
-				layerNormDx(dx, x, dy, g, mean, rstd, i+k, d, sdx[k], sdxx[k])
-			}
+			layerNormDx(dx, x, dy, g, mean, rstd, i, d, a0, b0)
+			layerNormDx(dx, x, dy, g, mean, rstd, i+1, d, a1, b1)
+			layerNormDx(dx, x, dy, g, mean, rstd, i+2, d, a2, b2)
+			layerNormDx(dx, x, dy, g, mean, rstd, i+3, d, a3, b3)
 		}
 	}
 	for ; i < n; i++ {
