@@ -13,7 +13,8 @@
 //     SampleAction, Close): TimeLimit (a turn limit that truncates),
 //     EpisodeStats (return, turns and success on the step that ends an
 //     episode, read back with SummaryOf), and GEM's text observation
-//     wrappers ObservationHistory and ActionObservationHistory;
+//     wrappers ObservationHistory and ActionObservationHistory, and
+//     RandomStart (exploring starts: some episodes begin after random turns);
 //   - VectorEnv, gemgo's one vector runner (rollout.Collector plays its
 //     episodes through one), which steps many envs on a worker pool, turns
 //     an env's error or panic into an error naming the env and its seed,

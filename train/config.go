@@ -125,6 +125,13 @@ type RolloutConfig struct {
 	// (group algorithms, an episode budget).
 	FilterGroups  bool `yaml:"filter_groups"`
 	MaxGenBatches int  `yaml:"max_gen_batches"` // batches played at most per iteration with filter_groups; 0 means 10
+	// RandomStart is exploring starts (envs.RandomStart): the share of
+	// training episodes that begin after 1..RandomStartTurns random actions
+	// (the env's SampleAction), so that states deep in a game are visited
+	// and trained; 0 starts every episode at the beginning. Evaluation
+	// always starts at the beginning.
+	RandomStart      float64 `yaml:"random_start"`
+	RandomStartTurns int     `yaml:"random_start_turns"` // most random actions before the agent's first; needed with random_start
 }
 
 // EvalConfig is the periodic greedy evaluation on held-out seeds.
@@ -287,6 +294,12 @@ func (c *Config) Validate() error {
 	}
 	if c.Rollout.MaxGenBatches < 0 || c.Rollout.MaxGenBatches > 1000 {
 		bad("rollout.max_gen_batches = %d: allowed [0, 1000] (0 means %d)", c.Rollout.MaxGenBatches, defaultMaxGenBatches)
+	}
+	if !(c.Rollout.RandomStart >= 0 && c.Rollout.RandomStart <= 1) {
+		bad("rollout.random_start = %v: allowed [0, 1] (the share of episodes that start after random turns)", c.Rollout.RandomStart)
+	}
+	if c.Rollout.RandomStart > 0 && (c.Rollout.RandomStartTurns < 1 || c.Rollout.RandomStartTurns > 1000) {
+		bad("rollout.random_start_turns = %d: allowed [1, 1000] with rollout.random_start = %v (the most random turns before the agent's first)", c.Rollout.RandomStartTurns, c.Rollout.RandomStart)
 	}
 	if c.Algo.UsesGroups() && c.Rollout.GroupSize < 2 {
 		bad("rollout.group_size = %d: algo.name = %s compares episodes within a group, so it needs at least 2", c.Rollout.GroupSize, c.Algo.Name)

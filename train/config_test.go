@@ -35,6 +35,8 @@ func TestParseErrors(t *testing.T) {
 		{"filter needs groups", "rollout: {filter_groups: true}\n", nil, []string{"rollout.filter_groups = true", "group algorithm", "got rebn"}},
 		{"filter needs episodes", "algo: {name: rloo}\nrollout: {filter_groups: true, group_size: 4, episodes: 0, steps: 64}\n", nil, []string{"rollout.filter_groups = true", "rollout.episodes (got 0)"}},
 		{"bad max gen batches", "rollout: {max_gen_batches: -1}\n", nil, []string{"rollout.max_gen_batches = -1", "0 means 10"}},
+		{"bad random start", "rollout: {random_start: 1.5, random_start_turns: 3}\n", nil, []string{"rollout.random_start = 1.5", "[0, 1]"}},
+		{"random start without turns", "rollout: {random_start: 0.5}\n", nil, []string{"rollout.random_start_turns = 0", "[1, 1000]"}},
 		{"both budgets", "rollout:\n  steps: 100\n", nil, []string{"rollout.episodes = 64, rollout.steps = 100", "exactly one"}},
 		{"bad heads", "model:\n  heads: 5\n", nil, []string{"model.heads = 5", "divide"}},
 		{"bad digits", "tokenizer:\n  digits: 9\n", nil, []string{"tokenizer.digits = 9", "[0, 8]"}},

@@ -290,7 +290,7 @@ func (r *runner) loop(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	col, err := rollout.NewCollector(cfg.Env.NumEnvs, r.newEnv, r.agent)
+	col, err := rollout.NewCollector(cfg.Env.NumEnvs, randomStart(r.newEnv, cfg.Rollout), r.agent)
 	if err != nil {
 		return err
 	}

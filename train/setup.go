@@ -35,6 +35,28 @@ func envFactory(reg *envs.Registry, ec EnvConfig) func() (envs.Env, error) {
 	}
 }
 
+// randomStart wraps the envs newEnv makes in envs.RandomStart when
+// rollout.random_start asks for exploring starts (the training envs only:
+// the warm-up, the tokenizer's random play and evaluation start at the
+// beginning).
+func randomStart(newEnv func() (envs.Env, error), rc RolloutConfig) func() (envs.Env, error) {
+	if rc.RandomStart == 0 {
+		return newEnv
+	}
+	return func() (envs.Env, error) {
+		e, err := newEnv()
+		if err != nil {
+			return nil, err
+		}
+		w, err := envs.NewRandomStart(e, rc.RandomStart, rc.RandomStartTurns)
+		if err != nil {
+			_ = envs.Close(e)
+			return nil, fmt.Errorf("rollout.random_start: %w", err)
+		}
+		return w, nil
+	}
+}
+
 // needSampler checks that env, as the run wraps it, can draw random
 // actions: the vocabulary (and the format warm-up) come from random play.
 // A wrapper always has a SampleAction method, so the check is
