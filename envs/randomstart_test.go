@@ -109,27 +109,11 @@ func TestRandomStartKeepsATurnForTheAgent(t *testing.T) {
 	}
 }
 
-// The start is a function of the seed alone: two wrappers agree, and the
-// same wrapper gives the same start again after other episodes.
-func TestRandomStartIsAFunctionOfTheSeed(t *testing.T) {
-	a, b := randomStartToy(t, 12, 0.6, 6), randomStartToy(t, 12, 0.6, 6)
-	first := map[uint64]string{}
-	for seed := range uint64(300) {
-		oa, ia, err := a.Reset(seed)
-		require.NoError(t, err)
-		ob, ib, err := b.Reset(seed)
-		require.NoError(t, err)
-		require.Equal(t, oa, ob)
-		require.Equal(t, ia, ib)
-		first[seed] = oa
-		_, err = a.Step(`\boxed{5}`)
-		require.NoError(t, err)
-	}
-	for seed := uint64(299); seed < 300; seed-- {
-		o, _, err := a.Reset(seed)
-		require.NoError(t, err)
-		require.Equal(t, first[seed], o, "seed %d", seed)
-	}
+// The wrapped env keeps the env contract (envtest.CheckEnv): the same seed
+// and actions give the same episode on a fresh env, a reused one and after
+// a Reset mid-episode; episodes under random actions last at most the
+// turns Reset reports; Info[InfoTurn] counts the agent's turns.
+func TestRandomStartKeepsTheContract(t *testing.T) {
 	envtest.CheckEnv(t, func() (envs.Env, error) {
 		h, err := envs.NewObservationHistory(envtest.NewToy(12), 0)
 		if err != nil {
