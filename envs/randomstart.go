@@ -70,11 +70,11 @@ func NewRandomStart(env Env, prob float64, maxTurns int) (*RandomStart, error) {
 // Reset starts an episode of the inner env and, with the wrapper's
 // probability, plays random turns into it.
 func (w *RandomStart) Reset(seed uint64) (string, Info, error) {
+	w.played = 0
 	obs, info, err := w.inner.Reset(seed)
 	if err != nil {
 		return obs, info, err
 	}
-	w.played = 0
 	rng := rand.New(rand.NewPCG(seed, randomStartStream))
 	if rng.Float64() >= w.prob {
 		return obs, withInfo(info, InfoRandomStart, 0), nil
