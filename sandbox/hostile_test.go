@@ -94,7 +94,7 @@ func hostileSet() []hostile {
 		{name: "cpu spin", code: "while True:\n    pass", promise: limitsHold, says: "cpu, memory, file size NOT limited", check: status(StatusCPULimit)},
 		{name: "spin past the wall limit", code: "while True:\n    pass", lim: Limits{Wall: 2 * time.Second, CPU: 60 * time.Second}, promise: always, check: func(t *testing.T, res Result, _ Isolation) {
 			assert.Equal(t, StatusTimeout, res.Status)
-			assert.Greater(t, res.CPU, 100*time.Millisecond, "the CPU time of a program killed at the wall limit is reported (wall %v)", res.Wall)
+			assert.Positive(t, res.CPU, "the CPU time of a program killed at the wall limit is reported (wall %v; any amount: on a loaded machine the spin may get little of it)", res.Wall)
 		}},
 		{name: "huge file", code: "f = open('big', 'wb')\ntry:\n    while True:\n        f.write(b'x' * (1 << 20))\n        f.flush()\nexcept OSError as e:\n    print('contained', e)", lim: Limits{FileBytes: 4 << 20},
 			promise: func(i Isolation) bool { return i.Limits == LimitsPrlimit }, says: "file size NOT limited", check: func(t *testing.T, res Result, _ Isolation) {

@@ -145,7 +145,7 @@ func TestServerTimeoutThenNormal(t *testing.T) {
 	assert.Equal(t, "killed", res.Signal)
 	assert.Less(t, took, lim.Wall+500*time.Millisecond, "ends within the limit + 0.5 s")
 	assert.GreaterOrEqual(t, res.Wall, lim.Wall)
-	assert.Greater(t, res.CPU, 100*time.Millisecond, "the CPU time of a program killed at the wall limit is reported")
+	assert.Positive(t, res.CPU, "the CPU time of a program killed at the wall limit is reported (any amount: on a loaded machine a 1 s spin may get only tens of ms)")
 	s.mu.Lock()
 	assert.Nil(t, s.z, "recycled after the timeout")
 	s.mu.Unlock()
