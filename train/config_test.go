@@ -131,7 +131,7 @@ func TestWarmupStepsWithCosine(t *testing.T) {
 	for _, sets := range [][]string{
 		{"optim.warmup_steps=10"},
 		{"optim.cosine=true", "optim.warmup_steps=10"},
-		{"optim.cosine=false", "optim.warmup_steps=10"},
+		{"optim.cosine=false", "optim.total_steps=0", "optim.warmup_steps=10"},
 	} {
 		c, err := LoadFile("../configs/rebn_guess.yaml", sets)
 		require.NoError(t, err, "%v", sets)
