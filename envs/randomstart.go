@@ -80,8 +80,8 @@ func (w *RandomStart) Reset(seed uint64) (string, Info, error) {
 		return obs, withInfo(info, InfoRandomStart, 0), nil
 	}
 	k := 1 + rng.IntN(w.maxTurns)
-	limit, hasLimit := info[InfoMaxTurns].(int)
-	if hasLimit && limit > 0 {
+	limit, _ := info[InfoMaxTurns].(int) // 0 when the env reports none
+	if limit > 0 {
 		k = min(k, limit-1)
 	}
 	var played []string
@@ -93,17 +93,17 @@ func (w *RandomStart) Reset(seed uint64) (string, Info, error) {
 		}
 		if st.Done() {
 			// The random action ended the episode: play it again without it.
-			return w.replay(seed, played, limit, hasLimit)
+			return w.replay(seed, played, limit)
 		}
 		played = append(played, a)
 		obs = st.Obs
 	}
-	return obs, w.startInfo(info, len(played), limit, hasLimit), nil
+	return obs, w.startInfo(info, len(played), limit), nil
 }
 
 // replay resets the inner env with seed and plays actions: the state
 // before a random action that ended the episode.
-func (w *RandomStart) replay(seed uint64, actions []string, limit int, hasLimit bool) (string, Info, error) {
+func (w *RandomStart) replay(seed uint64, actions []string, limit int) (string, Info, error) {
 	obs, info, err := w.inner.Reset(seed)
 	if err != nil {
 		return obs, info, err
@@ -118,13 +118,14 @@ func (w *RandomStart) replay(seed uint64, actions []string, limit int, hasLimit 
 		}
 		obs = st.Obs
 	}
-	return obs, w.startInfo(info, len(actions), limit, hasLimit), nil
+	return obs, w.startInfo(info, len(actions), limit), nil
 }
 
-// startInfo is the Reset info after played random turns.
-func (w *RandomStart) startInfo(info Info, played, limit int, hasLimit bool) Info {
+// startInfo is the Reset info after played random turns of an episode
+// whose turn limit is limit (0: none reported).
+func (w *RandomStart) startInfo(info Info, played, limit int) Info {
 	w.played = played
-	if hasLimit && limit > 0 {
+	if limit > 0 {
 		return withInfo(info, InfoRandomStart, played, InfoMaxTurns, limit-played)
 	}
 	return withInfo(info, InfoRandomStart, played)
