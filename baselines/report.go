@@ -26,7 +26,8 @@ type Row struct {
 
 // Rows summarises every entry's runs beside its reference play.
 func Rows(s Suite, entries []Entry, runs []compare.Run, refs map[string]Reference) ([]Row, map[string][]compare.RunData) {
-	sums, byArm := compare.Summaries(s.spec(entries), runs)
+	l := compare.Load(s.spec(entries), runs)
+	sums, byArm := l.Sums, l.ByArm
 	var rows []Row
 	for i, e := range entries {
 		r, ok := refs[e.Name]

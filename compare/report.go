@@ -189,18 +189,28 @@ func FormatStat(s Stat, prec int) string {
 	return fmt.Sprintf("%.*f ± %.*f [%.*f, %.*f]", prec, s.Mean, prec, s.Std, prec, s.Lo, prec, s.Hi)
 }
 
-// Summaries loads every run and summarises each arm, in the spec's order.
-func Summaries(spec Spec, runs []Run) ([]ArmSummary, map[string][]RunData) {
+// Loaded is a sweep's runs read once, with each arm's summary: the report,
+// the printed table and the summary file are all made from one Loaded, so
+// they agree even while runs are still writing their metrics.
+type Loaded struct {
+	Spec  Spec
+	Runs  []Run                // the planned runs, in the spec's order
+	Sums  []ArmSummary         // one per arm, in the spec's order
+	ByArm map[string][]RunData // each arm's runs as read
+}
+
+// Load reads every run and summarises each arm, in the spec's order.
+func Load(spec Spec, runs []Run) Loaded {
 	byArm := map[string][]RunData{}
 	for _, r := range runs {
 		byArm[r.Arm] = append(byArm[r.Arm], LoadRun(r))
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	var out []ArmSummary
+	var sums []ArmSummary
 	for _, a := range spec.Arms {
-		out = append(out, summarizeArm(a.Name, byArm[a.Name], spec.Threshold, rng))
+		sums = append(sums, summarizeArm(a.Name, byArm[a.Name], spec.Threshold, rng))
 	}
-	return out, byArm
+	return Loaded{Spec: spec, Runs: runs, Sums: sums, ByArm: byArm}
 }
 
 // SummaryTable renders the summaries as rows of text (header first).
@@ -221,8 +231,8 @@ func SummaryTable(sums []ArmSummary, threshold float64) [][]string {
 // greedy success (with a bootstrap 95% band over seeds) against env steps
 // and against wall-clock seconds, the training return, the greedy turns of
 // solved episodes, the summary table and the configs used.
-func WriteReport(path string, spec Spec, runs []Run) error {
-	sums, byArm := Summaries(spec, runs)
+func WriteReport(path string, l Loaded) error {
+	spec, runs, sums, byArm := l.Spec, l.Runs, l.Sums, l.ByArm
 	rng := rand.New(rand.NewPCG(3, 4))
 	pick := func(d RunData, which string) Curve {
 		switch which {

@@ -48,7 +48,8 @@ func fakeSweep(t *testing.T) (Spec, []Run) {
 
 func TestSummariesOfHandMadeRuns(t *testing.T) {
 	spec, runs := fakeSweep(t)
-	sums, byArm := Summaries(spec, runs)
+	l := Load(spec, runs)
+	sums, byArm := l.Sums, l.ByArm
 	require.Len(t, sums, 2)
 	fast, slow := sums[0], sums[1]
 	assert.Equal(t, "fast", fast.Arm)
@@ -108,7 +109,7 @@ func TestReportInBrowser(t *testing.T) {
 	ctx, log := metricstest.NewBrowser(t)
 	spec, runs := fakeSweep(t)
 	dir := t.TempDir()
-	require.NoError(t, WriteReport(filepath.Join(dir, ReportFile), spec, runs))
+	require.NoError(t, WriteReport(filepath.Join(dir, ReportFile), Load(spec, runs)))
 	srv := metricstest.Serve(t, dir)
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"+ReportFile)))
 
@@ -147,7 +148,7 @@ func TestReportWarnsWhenRunsDiffer(t *testing.T) {
 	assert.False(t, LoadRun(runs[3]).Stale)
 
 	path := filepath.Join(t.TempDir(), ReportFile)
-	require.NoError(t, WriteReport(path, spec, runs))
+	require.NoError(t, WriteReport(path, Load(spec, runs)))
 	page, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Contains(t, string(page), "Warning: not an apple-to-apple comparison")
@@ -155,7 +156,7 @@ func TestReportWarnsWhenRunsDiffer(t *testing.T) {
 
 	// Arm slow's first seed with another model differs from arm fast.
 	require.NoError(t, os.WriteFile(filepath.Join(runs[3].Dir, train.ConfigFile), y, 0o644))
-	require.NoError(t, WriteReport(path, spec, runs))
+	require.NoError(t, WriteReport(path, Load(spec, runs)))
 	page, err = os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Contains(t, string(page), "arms fast and slow: model differs")

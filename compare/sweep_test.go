@@ -57,14 +57,15 @@ func TestSweepEndToEnd(t *testing.T) {
 	}
 
 	report := filepath.Join(out, ReportFile)
-	require.NoError(t, WriteReport(report, spec, runs))
+	loaded := Load(spec, runs)
+	require.NoError(t, WriteReport(report, loaded))
 	page, err := os.ReadFile(report)
 	require.NoError(t, err)
 	for _, arm := range []string{"rebn (3 seeds)", "grpo (3 seeds)"} {
 		assert.Contains(t, string(page), arm)
 	}
 	assert.Contains(t, string(page), "rollout.group_size", "the arms' differences are listed")
-	sums, _ := Summaries(spec, runs)
+	sums := loaded.Sums
 	require.Len(t, sums, 2)
 	for _, s := range sums {
 		assert.Equal(t, 3, s.Runs, s.Arm)

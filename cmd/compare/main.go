@@ -101,11 +101,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "compare:", err)
 		return 1
 	}
-	if err := compare.WriteReport(report, spec, runs); err != nil {
+	loaded := compare.Load(spec, runs) // read once: the report, table and summary agree
+	if err := compare.WriteReport(report, loaded); err != nil {
 		fmt.Fprintln(stderr, "compare: report:", err)
 		return 1
 	}
-	sums, _ := compare.Summaries(spec, runs)
+	sums := loaded.Sums
 	for _, row := range compare.SummaryTable(sums, spec.Threshold) {
 		fmt.Fprintln(stdout, strings.Join(row, " | "))
 	}
