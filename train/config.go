@@ -145,6 +145,22 @@ type EvalConfig struct {
 	Options EnvOptions `yaml:"options,omitempty"`
 }
 
+// Cautions are settings that run but are known to train something other
+// than they seem to, each with what happens and what to do; cmd/train
+// prints them before a run starts.
+func (c Config) Cautions() []string {
+	var out []string
+	if t := c.Sample.Temperature; t != 0 && t != 1 {
+		out = append(out, fmt.Sprintf("sample.temperature = %v: the rollouts sample the tempered policy, but the update "+
+			"trains the policy at temperature 1 (the sampler records log-probs at temperature 1 and the loss reads the "+
+			"untempered logits), so the gradient is biased: tokens the tempered sampler rarely draws are never corrected. "+
+			"On GuessTheNumber-hard temperatures 0.5-0.8 made the policy spread onto malformed answers and stall at "+
+			"random play (docs/results.md, section 4b). Leave it at 1 for training; greedy or tempered play belongs in "+
+			"cmd/eval", t))
+	}
+	return out
+}
+
 // EvalEnv is the env config of the held-out evaluation: env with
 // eval.options over env.options.
 func (c Config) EvalEnv() EnvConfig {

@@ -315,3 +315,21 @@ func TestEvalOptions(t *testing.T) {
 	_, err = Parse(nil, []string{"eval.options.split.x=1"})
 	assert.ErrorContains(t, err, "eval.options.split is one option")
 }
+
+// A training temperature other than 1 (0 means 1) runs, with a caution that
+// names the key and the fix; the default config has none.
+func TestCautions(t *testing.T) {
+	assert.Empty(t, DefaultConfig().Cautions())
+	for _, temp := range []string{"0", "1"} {
+		c, err := Parse(nil, []string{"sample.temperature=" + temp})
+		require.NoError(t, err)
+		assert.Empty(t, c.Cautions(), temp)
+	}
+	for _, temp := range []string{"0.7", "1.3"} {
+		c, err := Parse(nil, []string{"sample.temperature=" + temp})
+		require.NoError(t, err, "a caution, not an error")
+		require.Len(t, c.Cautions(), 1, temp)
+		assert.Contains(t, c.Cautions()[0], "sample.temperature = "+temp+":")
+		assert.Contains(t, c.Cautions()[0], "Leave it at 1 for training")
+	}
+}

@@ -99,6 +99,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	prog := metrics.NewProgress(stdout, cfg.Iterations, tty)
 	obs := &observer{p: prog, warmupEvery: max(cfg.Warmup.Steps/10, 1)}
 	prog.Printf("run directory %s: %s on %s", dir, cfg.Algo.Name, cfg.Env.ID)
+	for _, c := range cfg.Cautions() {
+		prog.Printf("caution: %s", c)
+	}
 	res, err := train.Run(ctx, cfg, builtin.Registry(), train.Options{Dir: dir, Resume: *resume != "", Observer: obs})
 	_ = prog.Finish()
 	if errors.Is(err, train.ErrFinished) {

@@ -274,4 +274,14 @@ func TestTrainNotesEarlyCosineEnd(t *testing.T) {
 	code, stdout, stderr = runCmd("-config", writeConfig(t, strings.Replace(hard, "optim: {cosine: true}", "optim: {cosine: true, total_steps: 8}", 1)), "-out", t.TempDir())
 	require.Equal(t, 0, code, stderr)
 	assert.NotContains(t, stdout, "note: the learning rate")
+	assert.NotContains(t, stdout, "caution:", "the shipped temperature draws none")
+}
+
+// A training temperature other than 1 is printed as a caution before the run.
+func TestTrainCautionsTemperature(t *testing.T) {
+	code, stdout, stderr := runCmd("-config", writeConfig(t, tiny), "-set", "sample.temperature=0.8", "-out", t.TempDir())
+	require.Equal(t, 0, code, stderr)
+	i := strings.Index(stdout, "caution: sample.temperature = 0.8:")
+	require.GreaterOrEqual(t, i, 0, stdout)
+	assert.Less(t, i, strings.Index(stdout, "done in "), "printed before the run ends")
 }
