@@ -46,7 +46,7 @@ func fakeSweep(t *testing.T) (Spec, []Run) {
 	return spec, runs
 }
 
-func TestSummariesOfHandMadeRuns(t *testing.T) {
+func TestLoadHandMadeRuns(t *testing.T) {
 	spec, runs := fakeSweep(t)
 	l := Load(spec, runs)
 	sums, byArm := l.Sums, l.ByArm
