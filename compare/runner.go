@@ -63,6 +63,7 @@ func Execute(ctx context.Context, runs []Run, opts ExecOptions) ([]Done, error) 
 	if opts.Log == nil {
 		log.w = io.Discard
 	}
+	printCautions(runs, log)
 	sem := make(chan struct{}, max(opts.Parallel, 1))
 	done := make([]Done, len(runs))
 	var wg sync.WaitGroup
@@ -113,6 +114,21 @@ func Execute(ctx context.Context, runs []Run, opts ExecOptions) ([]Done, error) 
 }
 
 func label(r Run) string { return fmt.Sprintf("[%s seed%d]", r.Arm, r.Seed) }
+
+// printCautions logs each arm's train.Config cautions once (not once a
+// seed), before any run starts: cmd/compare and cmd/baselines both reach
+// train.Run through Execute.
+func printCautions(runs []Run, log *syncWriter) {
+	printed := map[string]bool{}
+	for _, r := range runs {
+		for _, c := range r.Cfg.Cautions() {
+			if key := r.Arm + "\x00" + c; !printed[key] {
+				printed[key] = true
+				log.printf("caution (arm %s): %s\n", r.Arm, c)
+			}
+		}
+	}
+}
 
 // RunState is what a run directory holds.
 type RunState int

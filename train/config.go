@@ -147,7 +147,8 @@ type EvalConfig struct {
 
 // Cautions are settings that run but are known to train something other
 // than they seem to, each with what happens and what to do; cmd/train
-// and cmd/compare print them before the runs start.
+// and compare.Execute (cmd/compare, cmd/baselines) print them before the
+// runs start.
 func (c Config) Cautions() []string {
 	var out []string
 	if t := c.Sample.Temperature; t != 0 && t != 1 {

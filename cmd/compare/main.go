@@ -89,15 +89,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !*reportOnly {
 		fmt.Fprintf(stdout, "sweep %s: %d arms × %d seeds = %d runs, %d at once, in %s\n",
 			spec.Name, len(spec.Arms), len(spec.Seeds), len(runs), max(*parallel, 1), *out)
-		printed := map[string]bool{} // each arm's cautions once, not once a seed
-		for _, r := range runs {
-			for _, c := range r.Cfg.Cautions() {
-				if !printed[r.Arm+"\x00"+c] {
-					printed[r.Arm+"\x00"+c] = true
-					fmt.Fprintf(stdout, "caution (arm %s): %s\n", r.Arm, c)
-				}
-			}
-		}
 		start := time.Now()
 		_, runErr = compare.Execute(ctx, runs, compare.ExecOptions{Parallel: *parallel, Registry: builtin.Registry(), Log: stdout})
 		fmt.Fprintf(stdout, "sweep wall time %s\n", time.Since(start).Round(time.Second))
