@@ -241,3 +241,34 @@ func TestSpreadGroups(t *testing.T) {
 	}
 	assert.Equal(t, map[int]bool{4: true, 3: true}, nonzero)
 }
+
+// tempReference records the temperature of each reference call and gives
+// every response token the log-prob −1.
+type tempReference struct{ temps []float64 }
+
+func (r *tempReference) Evaluate(batch []policy.Sequence, temp float64) ([][]float32, [][]float32, error) {
+	r.temps = append(r.temps, temp)
+	out := make([][]float32, len(batch))
+	for i, s := range batch {
+		out[i] = make([]float32, len(s.Response))
+		for j := range out[i] {
+			out[i][j] = -1
+		}
+	}
+	return out, out, nil
+}
+
+// The KL reference is read at the loss's temperature (the sampling one), so
+// that the penalty compares the same tempered policies.
+func TestReferenceAtLossTemperature(t *testing.T) {
+	for _, temp := range []float64{0, 0.7, 1.4} {
+		var b buffer.Buffer
+		episode(t, &b, 0, 0, 1)
+		episode(t, &b, 0, 1)
+		ref := &tempReference{}
+		a := &ReBN{Gamma: 0.9, Opt: UpdateConfig{Loss: policy.LossConfig{KLCoef: 0.1, Temperature: temp}, Reference: ref}}
+		_, err := a.Update(&b, &recorder{}, rand.New(rand.NewPCG(1, 2)))
+		require.NoError(t, err)
+		assert.Equal(t, []float64{temp}, ref.temps, "one reference pass an iteration, at the loss's temperature")
+	}
+}

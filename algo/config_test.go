@@ -11,7 +11,7 @@ import (
 
 type nopReference struct{}
 
-func (nopReference) Evaluate([]policy.Sequence) ([][]float32, [][]float32, error) {
+func (nopReference) Evaluate([]policy.Sequence, float64) ([][]float32, [][]float32, error) {
 	return nil, nil, nil
 }
 

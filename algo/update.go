@@ -25,10 +25,11 @@ type Learner interface {
 	Step(batch []policy.Sequence, lc policy.LossConfig) (policy.Stats, error)
 }
 
-// Reference gives a frozen policy's log-probs, for the KL penalty;
+// Reference gives a frozen policy's log-probs at a temperature (the loss's,
+// so that the KL compares the same tempered policies), for the KL penalty;
 // *policy.Trainer implements it.
 type Reference interface {
-	Evaluate(batch []policy.Sequence) (logp, entropy [][]float32, err error)
+	Evaluate(batch []policy.Sequence, temp float64) (logp, entropy [][]float32, err error)
 }
 
 // Metrics maps CleanRL-style names ("losses/policy_loss",
@@ -102,7 +103,7 @@ func optimize(l Learner, b *buffer.Buffer, uc UpdateConfig, rng *rand.Rand) (Met
 		for u, unit := range units {
 			all[u] = packedSequence(b, unit, nil)
 		}
-		packed, _, err := uc.Reference.Evaluate(all)
+		packed, _, err := uc.Reference.Evaluate(all, uc.Loss.Temperature)
 		if err != nil {
 			return m, fmt.Errorf("algo: reference log-probs: %w", err)
 		}

@@ -242,7 +242,7 @@ func turnRows(s *Sequence, f func(resp []int, adv, old, ref []float32, firstRow 
 // token.
 func fillPolicy[T Float](gr *graph[T], batch []Sequence, weights [][]float64, lc LossConfig) {
 	L, k, m := gr.length, gr.loss, gr.mask
-	k.lc = lc
+	k.lc = lc.withDefaults()
 	k.hasRef = false
 	for i := range k.target {
 		k.target[i] = -1

@@ -48,6 +48,12 @@ const (
 // the full softmax at that position and k3_i = exp(r) − r − 1 with
 // r = ref logp − logp (the k3 estimator of KL(π‖π_ref); only when the
 // sequences carry RefLogProbs). Tokens are combined by Agg.
+//
+// The policy trained is softmax(logits / Temperature): the distribution a
+// sampler at that temperature draws from, so OldLogProbs and RefLogProbs
+// must be taken at the same temperature (Sampler at SampleConfig's,
+// Trainer.Evaluate with the same argument), as verl does. A trainer gets
+// it from sample.temperature, never from the loss section.
 type LossConfig struct {
 	Kind        LossKind    `yaml:"kind"`         // "clip" or "pg"; "" means Clip
 	ClipEps     float64     `yaml:"clip_eps"`     // ε of the clipped surrogate; 0 means 0.2
@@ -55,6 +61,7 @@ type LossConfig struct {
 	KLCoef      float64     `yaml:"kl_coef"`      // weight of the KL penalty (≥ 0)
 	Agg         Aggregation `yaml:"agg"`          // "" means TokenMean
 	NormLen     int         `yaml:"norm_len"`     // SeqMeanTokenSumNorm's constant length; 0 means Config.Context
+	Temperature float64     `yaml:"-"`            // the trained policy's softmax temperature; 0 means 1 (set from sample.temperature)
 }
 
 func (lc LossConfig) withDefaults() LossConfig {
@@ -66,6 +73,9 @@ func (lc LossConfig) withDefaults() LossConfig {
 	}
 	if lc.Agg == "" {
 		lc.Agg = TokenMean
+	}
+	if lc.Temperature == 0 {
+		lc.Temperature = 1
 	}
 	return lc
 }
@@ -85,6 +95,8 @@ func (lc LossConfig) Validate() error {
 		return fmt.Errorf("loss.kl_coef = %v: must be finite and ≥ 0", lc.KLCoef)
 	case lc.NormLen < 0:
 		return fmt.Errorf("loss.norm_len = %d: must be ≥ 0", lc.NormLen)
+	case !(lc.Temperature > 0) || math.IsInf(lc.Temperature, 0):
+		return fmt.Errorf("sample.temperature = %v: must be finite and ≥ 0 (0 means 1)", lc.Temperature)
 	}
 	switch lc.Agg {
 	case TokenMean, SeqMeanTokenSum, SeqMeanTokenMean, SeqMeanTokenSumNorm:
@@ -93,10 +105,10 @@ func (lc LossConfig) Validate() error {
 	return fmt.Errorf("loss.agg = %q: allowed %q, %q, %q, %q", lc.Agg, TokenMean, SeqMeanTokenSum, SeqMeanTokenMean, SeqMeanTokenSumNorm)
 }
 
-// policyLossK is the fused loss head: log-softmax of the logits (n×vocab),
-// the log-prob of each row's target, the entropy of the row's distribution
-// and the weighted per-token loss, summed into a scalar. Rows with target −1
-// carry no loss (prompt and padding).
+// policyLossK is the fused loss head: log-softmax of the logits (n×vocab)
+// over the temperature, the log-prob of each row's target, the entropy of
+// the row's distribution and the weighted per-token loss, summed into a
+// scalar. Rows with target −1 carry no loss (prompt and padding).
 type policyLossK[T Float] struct {
 	n, vocab int
 	lc       LossConfig
@@ -112,6 +124,7 @@ type policyLossK[T Float] struct {
 	ent    []float64 // entropy
 	pgTerm []float64 // the policy term per row
 	dLogp  []float64 // ∂loss_i/∂logp_i per row (policy and KL terms)
+	scaled []T       // one row of logits / temperature (temperature ≠ 1)
 }
 
 func newPolicyLossK[T Float](n, vocab int) *policyLossK[T] {
@@ -154,13 +167,23 @@ func (k *policyLossK[T]) tokenLoss(i int, lp, h float64) (loss, pg, dlp float64)
 
 func (k *policyLossK[T]) forward(out []T, in [][]T) {
 	z, V := in[0], k.vocab
+	inv := T(1 / k.lc.Temperature)
+	if inv != 1 && len(k.scaled) < V {
+		k.scaled = make([]T, V)
+	}
 	var total float64
 	for i, t := range k.target {
 		if t < 0 {
 			continue
 		}
-		lp := k.lp[i*V : (i+1)*V]
-		h := float64(logSoftmaxRow(lp, z[i*V:(i+1)*V]))
+		lp, zi := k.lp[i*V:(i+1)*V], z[i*V:(i+1)*V]
+		if inv != 1 {
+			for j, v := range zi {
+				k.scaled[j] = v * inv
+			}
+			zi = k.scaled[:V]
+		}
+		h := float64(logSoftmaxRow(lp, zi))
 		k.logp[i], k.ent[i] = float64(lp[t]), h
 		loss, pg, dlp := k.tokenLoss(i, float64(lp[t]), h)
 		k.pgTerm[i], k.dLogp[i] = pg, dlp
@@ -170,7 +193,8 @@ func (k *policyLossK[T]) forward(out []T, in [][]T) {
 }
 
 func (k *policyLossK[T]) backward(dIn [][]T, dOut, _ []T, _ [][]T) {
-	dz, V, g := dIn[0], k.vocab, float64(dOut[0])
+	// the gradient with respect to logits / temperature, times 1/temperature
+	dz, V, g := dIn[0], k.vocab, float64(dOut[0])/k.lc.Temperature
 	ce := k.lc.EntropyCoef
 	for i, t := range k.target {
 		if t < 0 {

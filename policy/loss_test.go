@@ -42,6 +42,14 @@ func TestPolicyLossValues(t *testing.T) {
 		assert.Equal(t, tc.wantClip, st.ClipFrac == 1, tc.name)
 		assert.InDelta(t, ln2, st.Entropy, 1e-12, tc.name)
 	}
+	// at temperature 2 the logits (1, 0) are (0.5, 0): target 1 has
+	// log-prob −log(1 + e^0.5), and the PG loss with A = 1 is its negative
+	k := newPolicyLossK[float64](1, 2)
+	k.lc = LossConfig{Kind: PG, Temperature: 2}.withDefaults()
+	k.target[0], k.w[0], k.adv[0], k.old[0], k.ref[0] = 1, 1, 1, math.NaN(), math.NaN()
+	var out [1]float64
+	k.forward(out[:], [][]float64{{1, 0}})
+	assert.InDelta(t, math.Log(1+math.Exp(0.5)), out[0], 1e-12)
 }
 
 // The fused loss head on its own (log-softmax gather, entropy, clipped
@@ -53,6 +61,8 @@ func TestGradPolicyLoss(t *testing.T) {
 		{Kind: Clip, ClipEps: 0.2},
 		{Kind: PG, EntropyCoef: 0.7},
 		{Kind: Clip, ClipEps: 0.3, EntropyCoef: 0.2, KLCoef: 0.9},
+		{Kind: Clip, ClipEps: 0.3, EntropyCoef: 0.2, KLCoef: 0.9, Temperature: 0.6},
+		{Kind: PG, EntropyCoef: 0.4, KLCoef: 0.5, Temperature: 1.7},
 	} {
 		k := newPolicyLossK[float64](n, V)
 		k.lc = lc.withDefaults()
@@ -116,6 +126,8 @@ func TestLossConfigValidate(t *testing.T) {
 		{LossConfig{KLCoef: math.NaN()}, "loss.kl_coef"},
 		{LossConfig{Agg: "mean"}, "loss.agg"},
 		{LossConfig{NormLen: -3}, "loss.norm_len"},
+		{LossConfig{Temperature: -0.5}, "sample.temperature"},
+		{LossConfig{Temperature: math.Inf(1)}, "sample.temperature"},
 	} {
 		require.ErrorContains(t, tc.lc.Validate(), tc.want)
 	}

@@ -92,9 +92,9 @@ func TestPackedEqualsPerTurn(t *testing.T) {
 	}
 	tr, err := NewTrainer(w, OptimConfig{LR: 1e-3})
 	require.NoError(t, err)
-	lp1, h1, err := tr.Evaluate(turns)
+	lp1, h1, err := tr.Evaluate(turns, 1)
 	require.NoError(t, err)
-	lp2, h2, err := tr.Evaluate(packed)
+	lp2, h2, err := tr.Evaluate(packed, 1)
 	require.NoError(t, err)
 	require.InDeltaSlice(t, toF64(flat(lp1, order)), toF64(flat(lp2, all(len(packed)))), 1e-5)
 	require.InDeltaSlice(t, toF64(flat(h1, order)), toF64(flat(h2, all(len(packed)))), 1e-5)

@@ -46,7 +46,7 @@ func TestSamplerPrefixReuseSameSamples(t *testing.T) {
 					p := w.Params[ep.IntN(len(w.Params))]
 					p.Data[ep.IntN(len(p.Data))] += 0.5
 				case 11:
-					_, err := s.LogProbs(prompts[0], []int{3, 4})
+					_, err := s.LogProbs(prompts[0], []int{3, 4}, 1)
 					require.NoError(t, err)
 				}
 				reused0, _ := s.PromptTokens()

@@ -13,7 +13,7 @@ type SampleConfig struct {
 	MaxNewTokens int     `yaml:"max_new_tokens"` // stop after this many new tokens (≥ 1)
 	Temperature  float64 `yaml:"temperature"`    // softmax temperature; 0 means 1
 	TopP         float64 `yaml:"top_p"`          // nucleus sampling mass in (0, 1); 0 or 1: off
-	Greedy       bool    `yaml:"-"`              // take the most likely token (ignores Temperature and TopP)
+	Greedy       bool    `yaml:"-"`              // take the most likely token (ignores TopP; Temperature only scales the log-probs)
 	EOS          int     `yaml:"-"`              // stop token id (the tokenizer's EOS); −1: none (benchmarks)
 }
 
@@ -36,7 +36,7 @@ func (sc SampleConfig) Validate(vocab int) error {
 // Sample is one generated response.
 type Sample struct {
 	Tokens   []int     // generated tokens, including the EOS when one was emitted
-	LogProbs []float32 // log π(token | prefix) at temperature 1, one per token
+	LogProbs []float32 // log π(token | prefix) at the sampling temperature (before top-p's cut), one per token
 	Stopped  bool      // ended by EOS (false: hit MaxNewTokens or the context)
 }
 
@@ -196,7 +196,9 @@ func (s *Sampler) sample(prompts [][]int, sc SampleConfig, rngOf func(i int) *ra
 }
 
 // pick chooses the next token from logits z and returns it with its
-// log-prob at temperature 1.
+// log-prob under softmax(z / temp), the policy a trainer at temperature
+// temp trains (LossConfig.Temperature); top-p's cut is not in it, as in
+// verl and vLLM's log-probs.
 func (s *Sampler) pick(z []float32, temp float64, sc SampleConfig, rng *rand.Rand) (int, float32) {
 	V := len(z)
 	if cap(s.lp) < V {
@@ -219,7 +221,7 @@ func (s *Sampler) pick(z []float32, temp float64, sc SampleConfig, rng *rand.Ran
 		lp[j] = e
 	}
 	lse := mx + math.Log(sum)
-	if sc.Greedy {
+	if sc.Greedy && temp == 1 {
 		return arg, float32(float64(z[arg]) - lse)
 	}
 	// probabilities at temperature temp (unnormalised, in lp's place)
@@ -230,6 +232,17 @@ func (s *Sampler) pick(z []float32, temp float64, sc SampleConfig, rng *rand.Ran
 			probs[j] = math.Exp((float64(v) - mx) / temp)
 			tot += probs[j]
 		}
+	}
+	// log softmax(z / temp) of a token, before top-p changes tot
+	lseT := math.Log(tot)
+	logpT := func(tok int) float32 {
+		if temp == 1 {
+			return z[tok] - float32(lse)
+		}
+		return float32((float64(z[tok])-mx)/temp - lseT)
+	}
+	if sc.Greedy {
+		return arg, logpT(arg)
 	}
 	if sc.TopP > 0 && sc.TopP < 1 {
 		if cap(s.idx) < V {
@@ -270,17 +283,23 @@ func (s *Sampler) pick(z []float32, temp float64, sc SampleConfig, rng *rand.Ran
 		}
 		u -= p
 	}
-	return tok, z[tok] - float32(lse)
+	return tok, logpT(tok)
 }
 
 // LogProbs returns log π(response[i] | prompt, response[:i]) for each
-// response token under the current weights (a plain-Go forward pass).
-func (s *Sampler) LogProbs(prompt, response []int) ([]float32, error) {
+// response token under the current weights at temperature temp (0 means
+// 1; what Sample records at that temperature), by a plain-Go forward pass.
+func (s *Sampler) LogProbs(prompt, response []int, temp float64) ([]float32, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
 	c := s.w.Config
+	if temp == 0 {
+		temp = 1
+	}
 	switch {
+	case math.IsNaN(temp) || temp < 0 || math.IsInf(temp, 0):
+		return nil, fmt.Errorf("log-probs: temperature %v: must be finite and ≥ 0 (0 means 1)", temp)
 	case len(prompt) == 0:
 		return nil, errors.New("log-probs: empty prompt")
 	case len(response) == 0:
@@ -306,19 +325,23 @@ func (s *Sampler) LogProbs(prompt, response []int) ([]float32, error) {
 	out := make([]float32, n)
 	for i, t := range response {
 		z := s.logits[i*V : (i+1)*V]
-		out[i] = z[t] - float32(lse(z))
+		out[i] = logProbAt(z, t, temp)
 	}
 	return out, nil
 }
 
-func lse(z []float32) float64 {
+// logProbAt is log softmax(z / temp)[t], computed as pick computes it.
+func logProbAt(z []float32, t int, temp float64) float32 {
 	mx := math.Inf(-1)
 	for _, v := range z {
 		mx = max(mx, float64(v))
 	}
 	var s float64
 	for _, v := range z {
-		s += math.Exp(float64(v) - mx)
+		s += math.Exp((float64(v) - mx) / temp)
 	}
-	return mx + math.Log(s)
+	if temp == 1 {
+		return z[t] - float32(mx+math.Log(s))
+	}
+	return float32((float64(z[t])-mx)/temp - math.Log(s))
 }

@@ -36,11 +36,11 @@ func TestSamplerMatchesGraph(t *testing.T) {
 			require.NotEmpty(t, smp.Tokens)
 			batch = append(batch, Sequence{Prompt: prompts[i], Response: smp.Tokens})
 		}
-		logp, ent, err := tr.Evaluate(batch)
+		logp, ent, err := tr.Evaluate(batch, 1)
 		require.NoError(t, err)
 		for i, smp := range samples {
 			require.Len(t, logp[i], len(smp.Tokens))
-			plain, err := s.LogProbs(prompts[i], smp.Tokens)
+			plain, err := s.LogProbs(prompts[i], smp.Tokens, 1)
 			require.NoError(t, err)
 			for j := range smp.Tokens {
 				assert.InDelta(t, logp[i][j], smp.LogProbs[j], 1e-4, "seed %d seq %d token %d: graph vs sampler", seed, i, j)
@@ -106,7 +106,7 @@ func TestSamplerGreedyIsArgmax(t *testing.T) {
 	for j, tok := range out[0].Tokens {
 		best := float32(math.Inf(-1))
 		for cand := 0; cand < tinyConfig.Vocab; cand++ {
-			lp, err := s.LogProbs(prefix, []int{cand})
+			lp, err := s.LogProbs(prefix, []int{cand}, 1)
 			require.NoError(t, err)
 			best = max(best, lp[0])
 		}
@@ -140,7 +140,7 @@ func TestSamplerErrors(t *testing.T) {
 		_, err := s.Sample(tc.prompts, tc.sc, rng)
 		require.ErrorContains(t, err, tc.want, name)
 	}
-	_, err := s.LogProbs(nil, []int{1})
+	_, err := s.LogProbs(nil, []int{1}, 1)
 	require.Error(t, err)
 }
 
@@ -172,4 +172,71 @@ func TestSampleEachIsBatchInvariant(t *testing.T) {
 	g, err := s.SampleEach(prompts, SampleConfig{MaxNewTokens: 4, EOS: 2, Greedy: true}, nil)
 	require.NoError(t, err)
 	require.Len(t, g, len(prompts))
+}
+
+// At a temperature the sampler records log softmax(z / T) before top-p's
+// cut, the graph (Trainer.Evaluate) and the plain forward pass give the same
+// values at T, and a trainer whose loss is at T sees its own samples: the
+// first step's ratio is 1 on every token (approx KL 0, nothing clipped),
+// while a loss at temperature 1 reads them as another policy's.
+func TestSamplerTemperatureOnPolicy(t *testing.T) {
+	cfg := Config{Vocab: 13, Context: 16, Layers: 2, DModel: 32, Heads: 2}
+	for i, sc := range []SampleConfig{
+		{MaxNewTokens: 6, EOS: 0, Temperature: 0.5},
+		{MaxNewTokens: 6, EOS: 0, Temperature: 1.7},
+		{MaxNewTokens: 6, EOS: 0, Temperature: 0.7, TopP: 0.8},
+		{MaxNewTokens: 6, EOS: 0, Temperature: 2, Greedy: true},
+	} {
+		seed := uint64(20 + i)
+		w := randomWeights(t, cfg, false, seed)
+		rng := rand.New(rand.NewPCG(seed, 9))
+		var prompts [][]int
+		for _, n := range []int{2, 5, 9} {
+			prompts = append(prompts, randomTokens(rng, n, cfg.Vocab))
+		}
+		s := NewSampler(w)
+		samples, err := s.Sample(prompts, sc, rng)
+		require.NoError(t, err)
+		var batch []Sequence
+		for j, smp := range samples {
+			adv := make([]float32, len(smp.Tokens))
+			for k := range adv {
+				adv[k] = 1
+			}
+			batch = append(batch, Sequence{Prompt: prompts[j], Response: smp.Tokens, Advantages: adv, OldLogProbs: smp.LogProbs})
+		}
+		tr, err := NewTrainer(w, OptimConfig{LR: 1e-2})
+		require.NoError(t, err)
+		atT, _, err := tr.Evaluate(batch, sc.Temperature)
+		require.NoError(t, err)
+		at1, _, err := tr.Evaluate(batch, 1)
+		require.NoError(t, err)
+		var differ float64
+		for j, smp := range samples {
+			plain, err := s.LogProbs(prompts[j], smp.Tokens, sc.Temperature)
+			require.NoError(t, err)
+			for k := range smp.Tokens {
+				assert.InDelta(t, atT[j][k], smp.LogProbs[k], 1e-4, "config %d seq %d token %d: graph vs sampler", i, j, k)
+				assert.InDelta(t, atT[j][k], plain[k], 1e-4, "config %d seq %d token %d: graph vs plain forward", i, j, k)
+				differ = math.Max(differ, math.Abs(float64(at1[j][k]-smp.LogProbs[k])))
+			}
+		}
+		assert.Greater(t, differ, 0.05, "config %d: the temperature changes the log-probs", i)
+
+		wrong, err := NewTrainer(randomWeights(t, cfg, false, seed), OptimConfig{LR: 1e-2})
+		require.NoError(t, err)
+		st1, err := wrong.Step(batch, LossConfig{Kind: Clip})
+		require.NoError(t, err)
+		assert.Greater(t, st1.ApproxKL, 1e-4, "config %d: a loss at temperature 1 is off-policy", i)
+		st, err := tr.Step(batch, LossConfig{Kind: Clip, Temperature: sc.Temperature})
+		require.NoError(t, err)
+		assert.Less(t, st.ApproxKL, 1e-9, "config %d: on-policy at the sampling temperature", i)
+		assert.Zero(t, st.ClipFrac, "config %d", i)
+	}
+	tr, err := NewTrainer(randomWeights(t, cfg, false, 1), OptimConfig{})
+	require.NoError(t, err)
+	_, _, err = tr.Evaluate([]Sequence{{Prompt: []int{1}, Response: []int{2}}}, -1)
+	assert.ErrorContains(t, err, "sample.temperature = -1")
+	_, err = NewSampler(randomWeights(t, cfg, false, 1)).LogProbs([]int{1}, []int{2}, math.NaN())
+	assert.ErrorContains(t, err, "temperature NaN")
 }

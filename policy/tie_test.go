@@ -100,7 +100,7 @@ func TestTiedCheckpointRoundTrip(t *testing.T) {
 	require.Equal(t, data, again)
 
 	// The loaded model samples and trains.
-	_, err = NewSampler(got.Policy).LogProbs([]int{1, 2}, []int{3})
+	_, err = NewSampler(got.Policy).LogProbs([]int{1, 2}, []int{3}, 1)
 	require.NoError(t, err)
 	_, err = NewTrainer(got.Policy, OptimConfig{})
 	require.NoError(t, err)
@@ -150,7 +150,7 @@ func TestTieMismatchErrors(t *testing.T) {
 	} {
 		_, err := NewTrainer(tc.w, OptimConfig{})
 		assert.ErrorContains(t, err, tc.want)
-		_, err = NewSampler(tc.w).LogProbs([]int{1}, []int{2})
+		_, err = NewSampler(tc.w).LogProbs([]int{1}, []int{2}, 1)
 		assert.ErrorContains(t, err, tc.want)
 		tok := BuildTokenizer(ckptCorpus, 10)
 		w := randomWeights(t, Config{Vocab: tok.VocabSize(), Context: 4, Layers: 1, DModel: 4, Heads: 1, TieEmbeddings: !tc.w.Config.TieEmbeddings}, false, 2)

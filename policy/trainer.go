@@ -221,20 +221,26 @@ func tokenStats[T Float](k *policyLossK[T], st *Stats) (klTokens, oldTokens int)
 }
 
 // Evaluate returns, per sequence, the log-prob of each response token and
-// the entropy of the softmax at its position under the current weights,
-// without updating them. A packed sequence's values are its own response's
-// followed by each branch's, in order.
-func (t *Trainer) Evaluate(batch []Sequence) (logp, entropy [][]float32, err error) {
+// the entropy of the softmax at its position under the current weights at
+// temperature temp (0 means 1; the policy softmax(logits / temp), as
+// LossConfig.Temperature trains it), without updating them. A packed
+// sequence's values are its own response's followed by each branch's, in
+// order.
+func (t *Trainer) Evaluate(batch []Sequence, temp float64) (logp, entropy [][]float32, err error) {
 	if len(batch) == 0 {
 		return nil, nil, errors.New("evaluate: empty batch")
 	}
+	lc := LossConfig{Kind: PG, Temperature: temp}
+	if err := lc.Validate(); err != nil {
+		return nil, nil, fmt.Errorf("evaluate: %w", err)
+	}
+	lc = lc.withDefaults()
 	for i := range batch {
 		if err := checkSequence(i, &batch[i], t.w.Config, false); err != nil {
 			return nil, nil, fmt.Errorf("evaluate: %w", err)
 		}
 	}
 	t.refreshParams()
-	lc := LossConfig{Kind: PG}.withDefaults()
 	logp, entropy = make([][]float32, len(batch)), make([][]float32, len(batch))
 	for _, grp := range evalGroups(batch, t.w.Config.Context) {
 		sub := make([]Sequence, len(grp))

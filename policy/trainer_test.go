@@ -89,7 +89,7 @@ func TestSupervisedStepLearns(t *testing.T) {
 		require.NoError(t, err)
 	}
 	assert.Less(t, last.Loss, 0.3*first.Loss)
-	logp, _, err := tr.Evaluate(batch)
+	logp, _, err := tr.Evaluate(batch, 1)
 	require.NoError(t, err)
 	var mean float64
 	for _, lp := range logp {
@@ -111,7 +111,7 @@ func TestStepFollowsAdvantageSign(t *testing.T) {
 		require.NoError(t, err)
 		rng := rand.New(rand.NewPCG(3, 3))
 		batch := []Sequence{seqFor(rng, tinyConfig, 4, 5), seqFor(rng, tinyConfig, 2, 3)}
-		before, _, err := tr.Evaluate(batch)
+		before, _, err := tr.Evaluate(batch, 1)
 		require.NoError(t, err)
 		for i := range batch {
 			batch[i].OldLogProbs = before[i]
@@ -125,7 +125,7 @@ func TestStepFollowsAdvantageSign(t *testing.T) {
 		assert.Zero(t, st.ClipFrac)
 		assert.InDelta(t, -float64(sign), st.PolicyLoss, 1e-5, "ratio 1: the surrogate is −mean A")
 		assert.Greater(t, st.GradNorm, 0.0)
-		after, _, err := tr.Evaluate(batch)
+		after, _, err := tr.Evaluate(batch, 1)
 		require.NoError(t, err)
 		var delta float64
 		for i := range after {
@@ -275,10 +275,10 @@ func TestEvaluateGroupsChangeNoValue(t *testing.T) {
 		seen += len(g)
 	}
 	require.Equal(t, len(batch), seen)
-	logp, ent, err := tr.Evaluate(batch)
+	logp, ent, err := tr.Evaluate(batch, 1)
 	require.NoError(t, err)
 	for i := range batch {
-		lp1, h1, err := tr.Evaluate(batch[i : i+1])
+		lp1, h1, err := tr.Evaluate(batch[i:i+1], 1)
 		require.NoError(t, err)
 		require.Equal(t, lp1[0], logp[i], "sequence %d", i)
 		require.Equal(t, h1[0], ent[i], "sequence %d", i)

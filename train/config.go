@@ -151,15 +151,22 @@ type EvalConfig struct {
 // runs start.
 func (c Config) Cautions() []string {
 	var out []string
-	if t := c.Sample.Temperature; t != 0 && t != 1 {
-		out = append(out, fmt.Sprintf("sample.temperature = %v: the rollouts sample the tempered policy, but the update "+
-			"trains the policy at temperature 1 (the sampler records log-probs at temperature 1 and the loss reads the "+
-			"untempered logits), so the gradient is biased: tokens the tempered sampler rarely draws are never corrected. "+
-			"On GuessTheNumber-hard temperatures 0.5-0.8 made the policy spread onto malformed answers and stall at "+
-			"random play (docs/results.md, section 4b). Leave it at 1 for training; greedy or tempered play belongs in "+
-			"cmd/eval", t))
+	if p := c.Sample.TopP; p > 0 && p < 1 {
+		out = append(out, fmt.Sprintf("sample.top_p = %v: the rollouts sample the nucleus, but the update trains the "+
+			"whole tempered softmax (log-probs are taken before top-p's cut, as in verl), so tokens outside the nucleus "+
+			"are never sampled and never corrected: the gradient is biased. Leave it at 0 (off) for training, and lower "+
+			"sample.temperature instead if the rollouts should keep closer to the most likely tokens; nucleus sampling "+
+			"belongs in cmd/eval", p))
 	}
 	return out
+}
+
+// lossConfig is the update's loss: the loss section at the sampling
+// temperature, so that the policy trained is the one the rollouts sample.
+func (c Config) lossConfig() policy.LossConfig {
+	lc := c.Loss.LossConfig
+	lc.Temperature = c.Sample.Temperature
+	return lc
 }
 
 // EvalEnv is the env config of the held-out evaluation: env with

@@ -197,7 +197,7 @@ func TestEpochRangeAgrees(t *testing.T) {
 
 type nopReference struct{}
 
-func (nopReference) Evaluate([]policy.Sequence) ([][]float32, [][]float32, error) {
+func (nopReference) Evaluate([]policy.Sequence, float64) ([][]float32, [][]float32, error) {
 	return nil, nil, nil
 }
 
@@ -316,20 +316,35 @@ func TestEvalOptions(t *testing.T) {
 	assert.ErrorContains(t, err, "eval.options.split is one option")
 }
 
-// A training temperature other than 1 (0 means 1) runs, with a caution that
-// names the key and the fix; the default config has none.
+// Nucleus sampling in training (0 < top_p < 1) runs, with a caution that
+// names the key and the fix; the default config, top_p 0 or 1 and any
+// temperature (the loss trains the tempered policy) have none.
 func TestCautions(t *testing.T) {
 	assert.Empty(t, DefaultConfig().Cautions())
-	for _, temp := range []string{"0", "1"} {
-		c, err := Parse(nil, []string{"sample.temperature=" + temp})
+	for _, set := range []string{"sample.top_p=0", "sample.top_p=1", "sample.temperature=0.7", "sample.temperature=1.3"} {
+		c, err := Parse(nil, []string{set})
 		require.NoError(t, err)
-		assert.Empty(t, c.Cautions(), temp)
+		assert.Empty(t, c.Cautions(), set)
 	}
-	for _, temp := range []string{"0.7", "1.3"} {
-		c, err := Parse(nil, []string{"sample.temperature=" + temp})
+	for _, p := range []string{"0.9", "0.5"} {
+		c, err := Parse(nil, []string{"sample.top_p=" + p})
 		require.NoError(t, err, "a caution, not an error")
-		require.Len(t, c.Cautions(), 1, temp)
-		assert.Contains(t, c.Cautions()[0], "sample.temperature = "+temp+":")
-		assert.Contains(t, c.Cautions()[0], "Leave it at 1 for training")
+		require.Len(t, c.Cautions(), 1, p)
+		assert.Contains(t, c.Cautions()[0], "sample.top_p = "+p+":")
+		assert.Contains(t, c.Cautions()[0], "Leave it at 0 (off) for training")
 	}
+}
+
+// The update's loss trains the sampled policy: the loss section at
+// sample.temperature (0 and 1 both mean 1).
+func TestLossConfigTemperature(t *testing.T) {
+	for temp, want := range map[string]float64{"0.7": 0.7, "1.3": 1.3, "0": 0, "1": 1} {
+		c, err := Parse(nil, []string{"sample.temperature=" + temp, "loss.kl_coef=0.3"})
+		require.NoError(t, err)
+		lc := c.lossConfig()
+		assert.Equal(t, want, lc.Temperature, temp)
+		assert.Equal(t, 0.3, lc.KLCoef, "the rest is the loss section's")
+	}
+	_, err := Parse([]byte("loss: {temperature: 0.7}\n"), nil)
+	assert.Error(t, err, "the temperature has one key, sample.temperature")
 }

@@ -285,7 +285,7 @@ func (r *runner) loop(ctx context.Context) error {
 	if r.critic != nil {
 		critic = r.critic
 	}
-	alg, err := algo.New(cfg.Algo, algo.Deps{Loss: cfg.Loss.LossConfig, Reference: ref, Critic: critic,
+	alg, err := algo.New(cfg.Algo, algo.Deps{Loss: cfg.lossConfig(), Reference: ref, Critic: critic,
 		PackRows: policy.MaxPackedLen(cfg.Model.Context)})
 	if err != nil {
 		return err

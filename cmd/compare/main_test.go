@@ -87,12 +87,12 @@ func TestRun(t *testing.T) {
 	assert.Contains(t, stderr.String(), "run the same command again")
 	assert.NotContains(t, stdout.String(), "caution", "the sweep's settings draw none")
 
-	// A training temperature other than 1: one caution for the arm, not one
-	// a seed, printed before the runs start.
+	// Nucleus sampling in training: one caution for the arm, not one a
+	// seed, printed before the runs start.
 	stdout.Reset()
-	code = run(ctx, []string{"-config", path, "-out", filepath.Join(dir, "out3"), "-set", "sample.temperature=0.8"}, &stdout, &stderr)
+	code = run(ctx, []string{"-config", path, "-out", filepath.Join(dir, "out3"), "-set", "sample.top_p=0.9"}, &stdout, &stderr)
 	assert.Equal(t, 130, code)
-	assert.Equal(t, 1, strings.Count(stdout.String(), "caution (arm reinforce): sample.temperature = 0.8:"), stdout.String())
+	assert.Equal(t, 1, strings.Count(stdout.String(), "caution (arm reinforce): sample.top_p = 0.9:"), stdout.String())
 }
 
 func TestRunUsageErrors(t *testing.T) {

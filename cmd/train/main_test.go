@@ -277,11 +277,11 @@ func TestTrainNotesEarlyCosineEnd(t *testing.T) {
 	assert.NotContains(t, stdout, "caution:", "the shipped temperature draws none")
 }
 
-// A training temperature other than 1 is printed as a caution before the run.
-func TestTrainCautionsTemperature(t *testing.T) {
-	code, stdout, stderr := runCmd("-config", writeConfig(t, tiny), "-set", "sample.temperature=0.8", "-out", t.TempDir())
+// Nucleus sampling in training is printed as a caution before the run.
+func TestTrainCautionsTopP(t *testing.T) {
+	code, stdout, stderr := runCmd("-config", writeConfig(t, tiny), "-set", "sample.top_p=0.9", "-out", t.TempDir())
 	require.Equal(t, 0, code, stderr)
-	i := strings.Index(stdout, "caution: sample.temperature = 0.8:")
+	i := strings.Index(stdout, "caution: sample.top_p = 0.9:")
 	require.GreaterOrEqual(t, i, 0, stdout)
 	assert.Less(t, i, strings.Index(stdout, "done in "), "printed before the run ends")
 }
