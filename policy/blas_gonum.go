@@ -55,12 +55,14 @@ const (
 // are few rows. Every element's sum runs over k in the same order whatever
 // the split, so the result does not depend on the number of cores.
 func sgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	g := gemmJob{tA: tA, tB: tB, wide: haveKernel512, m: m, n: n, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc}
 	// 1. beta
-	scaleC(m, n, beta, c, ldc)
+	if g.zero = g.zeroes(beta, k); !g.zero {
+		scaleC(m, n, beta, c, ldc)
+	}
 	if k == 0 || alpha == 0 {
 		return
 	}
-	g := gemmJob{tA: tA, tB: tB, wide: haveKernel512, m: m, n: n, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc}
 	panels := (n + 15) / 16
 	bp := getBuf(panels * 16 * min(k, kcBlock))
 	defer packPool.Put(bp)
@@ -121,11 +123,16 @@ func packNT(dst, b []float32, ldb, n, k int) []float32 {
 // packs it once. Serial: it is meant for the small products inside a
 // parallel loop.
 func sgemmPackedNT(m, n, k int, alpha float32, a []float32, lda int, bp []float32, beta float32, c []float32, ldc int) {
-	scaleC(m, n, beta, c, ldc)
-	if k == 0 || alpha == 0 || m == 0 || n == 0 {
+	if m == 0 || n == 0 {
 		return
 	}
 	g := gemmJob{tB: true, wide: haveKernel512, m: m, n: n, alpha: alpha, a: a, lda: lda, bp: bp, c: c, ldc: ldc, kc: k}
+	if g.zero = g.zeroes(beta, k); !g.zero {
+		scaleC(m, n, beta, c, ldc)
+	}
+	if k == 0 || alpha == 0 {
+		return
+	}
 	g.run(0, (m+mr-1)/mr, 0, (n+15)/16)
 }
 
@@ -133,10 +140,21 @@ func sgemmPackedNT(m, n, k int, alpha float32, a []float32, lda int, bp []float3
 type gemmJob struct {
 	tA, tB        bool
 	wide          bool // full 12×32 tiles go to kern12x32 (AVX-512)
+	zero          bool // beta = 0: the first block of k writes c instead of adding to it
 	m, n, pc, kc  int
 	alpha         float32
 	a, b, c, bp   []float32
 	lda, ldb, ldc int
+}
+
+// zeroes reports whether c = alpha·a·b + beta·c can skip clearing c: beta
+// is 0 and every output is written by the 6×16 kernel's zero mode (or its
+// scratch tile) in the first block of k. The 12×32 kernel has no such
+// mode, so with AVX-512 c is cleared first, as are products with nothing
+// to write (k or alpha 0). Both ways give c the same bits: the zero mode
+// adds alpha·Σ onto +0 as a cleared c does.
+func (g *gemmJob) zeroes(beta float32, k int) bool {
+	return beta == 0 && !g.wide && k > 0 && g.alpha != 0
 }
 
 // panel returns the kernel's b operand for column panel jb and its row
@@ -208,14 +226,17 @@ func (g *gemmJob) tiles(i, i1, jb int, edge *[]float32, tile *[mr * 16]float32) 
 		} else {
 			ap, aRow, aK = g.aTile(i)
 		}
+		zero := g.zero && g.pc == 0
 		if r == mr && cols == 16 {
-			kern6x16(ap, bpan, &g.c[ci], g.kc, aRow, aK, ldbp, ldc, g.alpha)
+			kern6x16(ap, bpan, &g.c[ci], g.kc, aRow, aK, ldbp, ldc, g.alpha, zero)
 			continue
 		}
-		clear(tile[:])
-		kern6x16(ap, bpan, &tile[0], g.kc, aRow, aK, ldbp, 16, g.alpha)
+		kern6x16(ap, bpan, &tile[0], g.kc, aRow, aK, ldbp, 16, g.alpha, true)
 		for rr := 0; rr < r; rr++ {
 			crow := g.c[ci+rr*ldc : ci+rr*ldc+cols]
+			if zero {
+				clear(crow) // as scaleC would have: +0 plus the tile
+			}
 			for j := range crow {
 				crow[j] += tile[rr*16+j]
 			}

@@ -1,13 +1,15 @@
 #include "textflag.h"
 
-// func kern6x16(a, b, c *float32, k, aRow, aK, ldb, ldc int, alpha float32)
-// c[r][0:16] += alpha · Σ_p a[r·aRow + p·aK]·b[p·ldb + 0:16] for r = 0..5
+// func kern6x16(a, b, c *float32, k, aRow, aK, ldb, ldc int, alpha float32, zero bool)
+// c[r][0:16] += alpha · Σ_p a[r·aRow + p·aK]·b[p·ldb + 0:16] for r = 0..5;
+// with zero, c[r][0:16] = 0 + alpha·Σ (one FMA onto +0, so the bits of a
+// cleared c, without reading or clearing it)
 // (AVX2 + FMA; strides and leading dimensions in elements; k ≥ 1). The
 // strides let it read a row-major a (aRow = lda, aK = 1) or a transposed
 // one (aRow = 1, aK = lda) in place: a needs no packing. Each sum runs
 // over p in order, one FMA per term, so the result does not depend on
 // the tile shape.
-TEXT ·kern6x16(SB), NOSPLIT, $0-68
+TEXT ·kern6x16(SB), NOSPLIT, $0-69
 	MOVQ a+0(FP), SI
 	MOVQ b+8(FP), DI
 	MOVQ c+16(FP), DX
@@ -63,6 +65,9 @@ loop:
 	JNZ loop
 
 	VBROADCASTSS alpha+64(FP), Y2
+	MOVBLZX zero+68(FP), AX
+	TESTL AX, AX
+	JNZ zeroc
 	VMOVUPS (DX), Y0
 	VFMADD231PS Y4, Y2, Y0
 	VMOVUPS Y0, (DX)
@@ -102,6 +107,51 @@ loop:
 	VFMADD231PS Y14, Y2, Y0
 	VMOVUPS Y0, (DX)
 	VMOVUPS 32(DX), Y1
+	VFMADD231PS Y15, Y2, Y1
+	VMOVUPS Y1, 32(DX)
+	VZEROUPPER
+	RET
+
+zeroc:
+	VXORPS Y0, Y0, Y0
+	VFMADD231PS Y4, Y2, Y0
+	VMOVUPS Y0, (DX)
+	VXORPS Y1, Y1, Y1
+	VFMADD231PS Y5, Y2, Y1
+	VMOVUPS Y1, 32(DX)
+	ADDQ R10, DX
+	VXORPS Y0, Y0, Y0
+	VFMADD231PS Y6, Y2, Y0
+	VMOVUPS Y0, (DX)
+	VXORPS Y1, Y1, Y1
+	VFMADD231PS Y7, Y2, Y1
+	VMOVUPS Y1, 32(DX)
+	ADDQ R10, DX
+	VXORPS Y0, Y0, Y0
+	VFMADD231PS Y8, Y2, Y0
+	VMOVUPS Y0, (DX)
+	VXORPS Y1, Y1, Y1
+	VFMADD231PS Y9, Y2, Y1
+	VMOVUPS Y1, 32(DX)
+	ADDQ R10, DX
+	VXORPS Y0, Y0, Y0
+	VFMADD231PS Y10, Y2, Y0
+	VMOVUPS Y0, (DX)
+	VXORPS Y1, Y1, Y1
+	VFMADD231PS Y11, Y2, Y1
+	VMOVUPS Y1, 32(DX)
+	ADDQ R10, DX
+	VXORPS Y0, Y0, Y0
+	VFMADD231PS Y12, Y2, Y0
+	VMOVUPS Y0, (DX)
+	VXORPS Y1, Y1, Y1
+	VFMADD231PS Y13, Y2, Y1
+	VMOVUPS Y1, 32(DX)
+	ADDQ R10, DX
+	VXORPS Y0, Y0, Y0
+	VFMADD231PS Y14, Y2, Y0
+	VMOVUPS Y0, (DX)
+	VXORPS Y1, Y1, Y1
 	VFMADD231PS Y15, Y2, Y1
 	VMOVUPS Y1, 32(DX)
 	VZEROUPPER

@@ -47,7 +47,7 @@ func TestKern12x32MatchesKern6x16(t *testing.T) {
 			kern12x32(&a[0], &b[0], &b[16], &got[0], k, aRow, aK, ldb, ldc, alpha)
 			for r := 0; r < 12; r += 6 {
 				for j := 0; j < 32; j += 16 {
-					kern6x16(&a[r*aRow], &b[j], &want[r*ldc+j], k, aRow, aK, ldb, ldc, alpha)
+					kern6x16(&a[r*aRow], &b[j], &want[r*ldc+j], k, aRow, aK, ldb, ldc, alpha, false)
 				}
 			}
 			for i, w := range want {
@@ -329,5 +329,81 @@ func TestSgemmPackedNTSameBits(t *testing.T) {
 			}
 		}
 		restore()
+	}
+}
+
+// With beta 0 the AVX2 path writes c without clearing it first (the 6×16
+// kernel's zero mode in the first block of k): c's old values, NaN
+// included, are never read, the columns past n keep theirs, and every
+// output has the bits of the clear-then-accumulate path (beta 1 on a
+// cleared c), over the serial, row-parallel, column-parallel and several-k-
+// block paths, edge tiles, rows of zeros with a negative alpha (α·(+0) is
+// −0, and +0 added to it is +0 either way), and sgemmPackedNT.
+func TestGemm32ZeroBetaSameBits(t *testing.T) {
+	if !haveKernel {
+		t.Skip("no AVX2+FMA here: gonum's Sgemm runs")
+	}
+	defer func(old bool) { haveKernel512 = old }(haveKernel512)
+	haveKernel512 = false // the AVX-512 path clears c first
+	rng := rand.New(rand.NewPCG(8, 21))
+	check := func(what string, m, n, ldc int, got, want []float32) {
+		t.Helper()
+		for i := 0; i < m; i++ {
+			for j := 0; j < ldc && i*ldc+j < len(got); j++ {
+				g, w := got[i*ldc+j], want[i*ldc+j]
+				if j >= n {
+					if !math.IsNaN(float64(g)) {
+						t.Fatalf("%s: c[%d][%d] past n = %d was written: %v", what, i, j, n, g)
+					}
+					continue
+				}
+				if math.Float32bits(g) != math.Float32bits(w) {
+					t.Fatalf("%s: c[%d][%d] = %v (%#08x), clear then accumulate gives %v (%#08x)", what, i, j, g, math.Float32bits(g), w, math.Float32bits(w))
+				}
+			}
+		}
+	}
+	nan := float32(math.NaN())
+	for trial := 0; trial < 200; trial++ {
+		m, n, k := 1+rng.IntN(40), 1+rng.IntN(50), 1+rng.IntN(40)
+		switch trial % 4 {
+		case 1:
+			m, n, k = 64+rng.IntN(150), 1+rng.IntN(100), 32+rng.IntN(500) // row-parallel, k blocks
+		case 2:
+			m, n, k = 1+rng.IntN(30), 64+rng.IntN(150), 64+rng.IntN(200) // column-parallel
+		}
+		g := randGemmOperands(rng, m, n, k)
+		if trial%3 == 0 { // rows of op(a) of zeros: the first and one more
+			for _, r := range []int{0, rng.IntN(m)} {
+				for p := 0; p < k; p++ {
+					if g.tA {
+						g.a[p*g.lda+r] = 0
+					} else {
+						g.a[r*g.lda+p] = 0
+					}
+				}
+			}
+		}
+		alpha := []float32{-2, 0.5, 1}[trial%3]
+		size := (m-1)*g.ldc + n
+		got, want := make([]float32, size), make([]float32, size)
+		for i := range got {
+			got[i] = nan
+			if i%g.ldc >= n {
+				want[i] = nan
+			}
+		}
+		what := fmt.Sprintf("trial %d (%d×%d×%d tA=%v tB=%v alpha=%v)", trial, m, n, k, g.tA, g.tB, alpha)
+		gemm32Go(trans(g.tA), trans(g.tB), m, n, k, alpha, g.a, g.lda, g.b, g.ldb, 0, got, g.ldc)
+		gemm32Go(trans(g.tA), trans(g.tB), m, n, k, alpha, g.a, g.lda, g.b, g.ldb, 1, want, g.ldc)
+		check(what, m, n, g.ldc, got, want)
+		if !g.tA && g.tB && k <= kcBlock {
+			bp := packNT(nil, g.b, g.ldb, n, k)
+			for i := range got {
+				got[i] = nan
+			}
+			sgemmPackedNT(m, n, k, alpha, g.a, g.lda, bp, 0, got, g.ldc)
+			check("packed NT "+what, m, n, g.ldc, got, want)
+		}
 	}
 }

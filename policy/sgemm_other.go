@@ -7,7 +7,7 @@ const (
 	haveKernel512 = false
 )
 
-func kern6x16(a, b, c *float32, k, aRow, aK, ldb, ldc int, alpha float32) {
+func kern6x16(a, b, c *float32, k, aRow, aK, ldb, ldc int, alpha float32, zero bool) {
 	panic("kern6x16 needs amd64")
 }
 
