@@ -57,10 +57,38 @@ const (
 func sgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	g := gemmJob{tA: tA, tB: tB, wide: haveKernel512, m: m, n: n, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc}
 	// 1. beta
-	if g.zero = g.zeroes(beta, k); !g.zero {
+	if g.zeroes(beta, k) {
+		g.init = zero16[:]
+	} else {
 		scaleC(m, n, beta, c, ldc)
 	}
-	if k == 0 || alpha == 0 {
+	g.blocks(k)
+}
+
+// sgemmBias computes c = op(a)·op(b) + bias, the bias (n values) added to
+// every row: a linear layer's forward pass. The bias is the kernels'
+// starting value in the first block of k, so c is written once, with the
+// bits of filling its rows with the bias and then adding op(a)·op(b)
+// (which is what the AVX-512 path does).
+func sgemmBias(tA, tB bool, m, n, k int, a []float32, lda int, b []float32, ldb int, bias, c []float32, ldc int) {
+	g := gemmJob{tA: tA, tB: tB, wide: haveKernel512, m: m, n: n, alpha: 1, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc}
+	if g.zeroes(0, k) {
+		g.init, g.initStep = bias[:n], 16
+	} else {
+		for i := 0; i < m; i++ {
+			copy(c[i*ldc:i*ldc+n], bias[:n])
+		}
+	}
+	g.blocks(k)
+}
+
+// zero16 is the kernels' starting row for a c with beta = 0.
+var zero16 [16]float32
+
+// blocks runs the product over k in blocks of kcBlock.
+func (g gemmJob) blocks(k int) {
+	m, n := g.m, g.n
+	if k == 0 || g.alpha == 0 || m == 0 || n == 0 {
 		return
 	}
 	panels := (n + 15) / 16
@@ -75,7 +103,7 @@ func sgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []fl
 	for pc := 0; pc < k; pc += kcBlock {
 		g.pc, g.kc = pc, min(kcBlock, k-pc)
 		// 2. pack op(b)[pc:pc+kc, :] as panels [jb][p][16]
-		packB(g.bp, b, ldb, tB, g.pc, g.kc, n)
+		packB(g.bp, g.b, g.ldb, g.tB, g.pc, g.kc, n)
 		switch big := m*n*g.kc >= 1<<17; {
 		case big && rowBlocks >= 16:
 			gp, u := g, unit // only the parallel paths move copies to the heap
@@ -127,7 +155,9 @@ func sgemmPackedNT(m, n, k int, alpha float32, a []float32, lda int, bp []float3
 		return
 	}
 	g := gemmJob{tB: true, wide: haveKernel512, m: m, n: n, alpha: alpha, a: a, lda: lda, bp: bp, c: c, ldc: ldc, kc: k}
-	if g.zero = g.zeroes(beta, k); !g.zero {
+	if g.zeroes(beta, k) {
+		g.init = zero16[:]
+	} else {
 		scaleC(m, n, beta, c, ldc)
 	}
 	if k == 0 || alpha == 0 {
@@ -140,19 +170,24 @@ func sgemmPackedNT(m, n, k int, alpha float32, a []float32, lda int, bp []float3
 type gemmJob struct {
 	tA, tB        bool
 	wide          bool // full 12×32 tiles go to kern12x32 (AVX-512)
-	zero          bool // beta = 0: the first block of k writes c instead of adding to it
 	m, n, pc, kc  int
+	// c's starting values in the first block of k (pc = 0): nil, c as it
+	// is; otherwise the row init[jb·initStep:][:16] for every row of column
+	// panel jb (zero16 with step 0 for beta = 0, a bias with step 16)
+	init     []float32
+	initStep int
 	alpha         float32
 	a, b, c, bp   []float32
 	lda, ldb, ldc int
 }
 
-// zeroes reports whether c = alpha·a·b + beta·c can skip clearing c: beta
-// is 0 and every output is written by the 6×16 kernel's zero mode (or its
-// scratch tile) in the first block of k. The 12×32 kernel has no such
-// mode, so with AVX-512 c is cleared first, as are products with nothing
-// to write (k or alpha 0). Both ways give c the same bits: the zero mode
-// adds alpha·Σ onto +0 as a cleared c does.
+// zeroes reports whether c = alpha·a·b + beta·c can skip setting c's
+// starting values first (clearing it, or filling it with a bias): beta is 0
+// and every output is written by the 6×16 kernel from a starting row
+// (init) in the first block of k. The 12×32 kernel has no starting row,
+// so with AVX-512 c is set first, as it is for products with nothing to
+// write (k or alpha 0). Both ways give c the same bits: one FMA adds
+// alpha·Σ onto the starting value.
 func (g *gemmJob) zeroes(beta float32, k int) bool {
 	return beta == 0 && !g.wide && k > 0 && g.alpha != 0
 }
@@ -226,16 +261,23 @@ func (g *gemmJob) tiles(i, i1, jb int, edge *[]float32, tile *[mr * 16]float32) 
 		} else {
 			ap, aRow, aK = g.aTile(i)
 		}
-		zero := g.zero && g.pc == 0
+		var init []float32 // the starting row of this tile, nil: c
+		if g.init != nil && g.pc == 0 {
+			init = g.init[jb*g.initStep:]
+		}
 		if r == mr && cols == 16 {
-			kern6x16(ap, bpan, &g.c[ci], g.kc, aRow, aK, ldbp, ldc, g.alpha, zero)
+			if init != nil {
+				kern6x16(ap, bpan, &g.c[ci], g.kc, aRow, aK, ldbp, ldc, g.alpha, &init[0], 0)
+			} else {
+				kern6x16(ap, bpan, &g.c[ci], g.kc, aRow, aK, ldbp, ldc, g.alpha, &g.c[ci], ldc)
+			}
 			continue
 		}
-		kern6x16(ap, bpan, &tile[0], g.kc, aRow, aK, ldbp, 16, g.alpha, true)
+		kern6x16(ap, bpan, &tile[0], g.kc, aRow, aK, ldbp, 16, g.alpha, &zero16[0], 0)
 		for rr := 0; rr < r; rr++ {
 			crow := g.c[ci+rr*ldc : ci+rr*ldc+cols]
-			if zero {
-				clear(crow) // as scaleC would have: +0 plus the tile
+			if init != nil {
+				copy(crow, init[:cols]) // as setting c first would have: the start plus the tile
 			}
 			for j := range crow {
 				crow[j] += tile[rr*16+j]

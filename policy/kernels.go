@@ -36,10 +36,7 @@ func gemm[T Float](tA, tB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb
 
 // linearFwd computes y = x·w + b for x (n×in), w (in×out), b (out), y (n×out).
 func linearFwd[T Float](y, x, w, b []T, n, in, out int) {
-	for i := 0; i < n; i++ {
-		copy(y[i*out:(i+1)*out], b)
-	}
-	gemm(false, false, n, out, in, 1, x, in, w, out, 1, y, out)
+	gemmBias(false, n, out, in, x, w, out, b, y)
 }
 
 // linearBwd writes dx = dy·wᵀ, dw = xᵀ·dy and db = colsum(dy); a nil
@@ -66,10 +63,22 @@ func linearBwd[T Float](dx, dw, db, dy, x, w []T, n, in, out int) {
 // (n×out): the output projection of a model with tied embeddings, whose w
 // is tok_emb (vocab×d).
 func linearFwdT[T Float](y, x, w, b []T, n, in, out int) {
+	gemmBias(true, n, out, in, x, w, in, b, y)
+}
+
+// gemmBias computes y = x·op(w) + b for x (n×in), op(w) (in×out, w's row
+// stride ldw) and b (out) added to every row of y (n×out): with gemgo's
+// own float32 kernels in one pass (sgemmBias), otherwise by filling y's
+// rows with b and adding the product; both give the same bits.
+func gemmBias[T Float](tW bool, n, out, in int, x, w []T, ldw int, b, y []T) {
+	if y32, ok := any(y).([]float32); ok && ownKernels() {
+		sgemmBias(false, tW, n, out, in, any(x).([]float32), in, any(w).([]float32), ldw, any(b).([]float32), y32, out)
+		return
+	}
 	for i := 0; i < n; i++ {
 		copy(y[i*out:(i+1)*out], b)
 	}
-	gemm(false, true, n, out, in, 1, x, in, w, in, 1, y, out)
+	gemm(false, tW, n, out, in, 1, x, in, w, ldw, 1, y, out)
 }
 
 // linearBwdT writes dx = dy·w, dw = dyᵀ·x and db = colsum(dy), the

@@ -12,7 +12,7 @@ var haveKernel = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 var haveKernel512 = haveKernel && cpu.X86.HasAVX512F
 
 //go:noescape
-func kern6x16(a, b, c *float32, k, aRow, aK, ldb, ldc int, alpha float32, zero bool)
+func kern6x16(a, b, c *float32, k, aRow, aK, ldb, ldc int, alpha float32, c0 *float32, ldc0 int)
 
 //go:noescape
 func kern12x32(a, b0, b1, c *float32, k, aRow, aK, ldb, ldc int, alpha float32)

@@ -1,15 +1,16 @@
 #include "textflag.h"
 
-// func kern6x16(a, b, c *float32, k, aRow, aK, ldb, ldc int, alpha float32, zero bool)
-// c[r][0:16] += alpha · Σ_p a[r·aRow + p·aK]·b[p·ldb + 0:16] for r = 0..5;
-// with zero, c[r][0:16] = 0 + alpha·Σ (one FMA onto +0, so the bits of a
-// cleared c, without reading or clearing it)
-// (AVX2 + FMA; strides and leading dimensions in elements; k ≥ 1). The
-// strides let it read a row-major a (aRow = lda, aK = 1) or a transposed
-// one (aRow = 1, aK = lda) in place: a needs no packing. Each sum runs
-// over p in order, one FMA per term, so the result does not depend on
-// the tile shape.
-TEXT ·kern6x16(SB), NOSPLIT, $0-69
+// func kern6x16(a, b, c *float32, k, aRow, aK, ldb, ldc int, alpha float32, c0 *float32, ldc0 int)
+// c[r][0:16] = c0[r·ldc0 + 0:16] + alpha · Σ_p a[r·aRow + p·aK]·b[p·ldb + 0:16]
+// for r = 0..5, one FMA onto c0 per output (AVX2 + FMA; strides and
+// leading dimensions in elements; k ≥ 1). c0 = c with ldc0 = ldc adds to
+// c; a row of zeros with ldc0 = 0 gives the bits of a cleared c without
+// reading c; a bias row with ldc0 = 0 those of c filled with the bias
+// first. The strides let it read a row-major a (aRow = lda, aK = 1) or a
+// transposed one (aRow = 1, aK = lda) in place: a needs no packing. Each
+// sum runs over p in order, one FMA per term, so the result does not
+// depend on the tile shape.
+TEXT ·kern6x16(SB), NOSPLIT, $0-88
 	MOVQ a+0(FP), SI
 	MOVQ b+8(FP), DI
 	MOVQ c+16(FP), DX
@@ -65,93 +66,53 @@ loop:
 	JNZ loop
 
 	VBROADCASTSS alpha+64(FP), Y2
-	MOVBLZX zero+68(FP), AX
-	TESTL AX, AX
-	JNZ zeroc
-	VMOVUPS (DX), Y0
+	MOVQ c0+72(FP), BX
+	MOVQ ldc0+80(FP), R12
+	SHLQ $2, R12
+	VMOVUPS (BX), Y0
 	VFMADD231PS Y4, Y2, Y0
 	VMOVUPS Y0, (DX)
-	VMOVUPS 32(DX), Y1
+	VMOVUPS 32(BX), Y1
 	VFMADD231PS Y5, Y2, Y1
 	VMOVUPS Y1, 32(DX)
 	ADDQ R10, DX
-	VMOVUPS (DX), Y0
+	ADDQ R12, BX
+	VMOVUPS (BX), Y0
 	VFMADD231PS Y6, Y2, Y0
 	VMOVUPS Y0, (DX)
-	VMOVUPS 32(DX), Y1
+	VMOVUPS 32(BX), Y1
 	VFMADD231PS Y7, Y2, Y1
 	VMOVUPS Y1, 32(DX)
 	ADDQ R10, DX
-	VMOVUPS (DX), Y0
+	ADDQ R12, BX
+	VMOVUPS (BX), Y0
 	VFMADD231PS Y8, Y2, Y0
 	VMOVUPS Y0, (DX)
-	VMOVUPS 32(DX), Y1
+	VMOVUPS 32(BX), Y1
 	VFMADD231PS Y9, Y2, Y1
 	VMOVUPS Y1, 32(DX)
 	ADDQ R10, DX
-	VMOVUPS (DX), Y0
+	ADDQ R12, BX
+	VMOVUPS (BX), Y0
 	VFMADD231PS Y10, Y2, Y0
 	VMOVUPS Y0, (DX)
-	VMOVUPS 32(DX), Y1
+	VMOVUPS 32(BX), Y1
 	VFMADD231PS Y11, Y2, Y1
 	VMOVUPS Y1, 32(DX)
 	ADDQ R10, DX
-	VMOVUPS (DX), Y0
+	ADDQ R12, BX
+	VMOVUPS (BX), Y0
 	VFMADD231PS Y12, Y2, Y0
 	VMOVUPS Y0, (DX)
-	VMOVUPS 32(DX), Y1
+	VMOVUPS 32(BX), Y1
 	VFMADD231PS Y13, Y2, Y1
 	VMOVUPS Y1, 32(DX)
 	ADDQ R10, DX
-	VMOVUPS (DX), Y0
+	ADDQ R12, BX
+	VMOVUPS (BX), Y0
 	VFMADD231PS Y14, Y2, Y0
 	VMOVUPS Y0, (DX)
-	VMOVUPS 32(DX), Y1
-	VFMADD231PS Y15, Y2, Y1
-	VMOVUPS Y1, 32(DX)
-	VZEROUPPER
-	RET
-
-zeroc:
-	VXORPS Y0, Y0, Y0
-	VFMADD231PS Y4, Y2, Y0
-	VMOVUPS Y0, (DX)
-	VXORPS Y1, Y1, Y1
-	VFMADD231PS Y5, Y2, Y1
-	VMOVUPS Y1, 32(DX)
-	ADDQ R10, DX
-	VXORPS Y0, Y0, Y0
-	VFMADD231PS Y6, Y2, Y0
-	VMOVUPS Y0, (DX)
-	VXORPS Y1, Y1, Y1
-	VFMADD231PS Y7, Y2, Y1
-	VMOVUPS Y1, 32(DX)
-	ADDQ R10, DX
-	VXORPS Y0, Y0, Y0
-	VFMADD231PS Y8, Y2, Y0
-	VMOVUPS Y0, (DX)
-	VXORPS Y1, Y1, Y1
-	VFMADD231PS Y9, Y2, Y1
-	VMOVUPS Y1, 32(DX)
-	ADDQ R10, DX
-	VXORPS Y0, Y0, Y0
-	VFMADD231PS Y10, Y2, Y0
-	VMOVUPS Y0, (DX)
-	VXORPS Y1, Y1, Y1
-	VFMADD231PS Y11, Y2, Y1
-	VMOVUPS Y1, 32(DX)
-	ADDQ R10, DX
-	VXORPS Y0, Y0, Y0
-	VFMADD231PS Y12, Y2, Y0
-	VMOVUPS Y0, (DX)
-	VXORPS Y1, Y1, Y1
-	VFMADD231PS Y13, Y2, Y1
-	VMOVUPS Y1, 32(DX)
-	ADDQ R10, DX
-	VXORPS Y0, Y0, Y0
-	VFMADD231PS Y14, Y2, Y0
-	VMOVUPS Y0, (DX)
-	VXORPS Y1, Y1, Y1
+	VMOVUPS 32(BX), Y1
 	VFMADD231PS Y15, Y2, Y1
 	VMOVUPS Y1, 32(DX)
 	VZEROUPPER

@@ -47,7 +47,7 @@ func TestKern12x32MatchesKern6x16(t *testing.T) {
 			kern12x32(&a[0], &b[0], &b[16], &got[0], k, aRow, aK, ldb, ldc, alpha)
 			for r := 0; r < 12; r += 6 {
 				for j := 0; j < 32; j += 16 {
-					kern6x16(&a[r*aRow], &b[j], &want[r*ldc+j], k, aRow, aK, ldb, ldc, alpha, false)
+					kern6x16(&a[r*aRow], &b[j], &want[r*ldc+j], k, aRow, aK, ldb, ldc, alpha, &want[r*ldc+j], ldc)
 				}
 			}
 			for i, w := range want {
@@ -333,12 +333,14 @@ func TestSgemmPackedNTSameBits(t *testing.T) {
 }
 
 // With beta 0 the AVX2 path writes c without clearing it first (the 6×16
-// kernel's zero mode in the first block of k): c's old values, NaN
+// kernel starts from a row of zeros in the first block of k), and
+// sgemmBias without filling it with the bias first: c's old values, NaN
 // included, are never read, the columns past n keep theirs, and every
-// output has the bits of the clear-then-accumulate path (beta 1 on a
-// cleared c), over the serial, row-parallel, column-parallel and several-k-
-// block paths, edge tiles, rows of zeros with a negative alpha (α·(+0) is
-// −0, and +0 added to it is +0 either way), and sgemmPackedNT.
+// output has the bits of the set-then-accumulate path (beta 1 on a c
+// cleared or filled with the bias), over the serial, row-parallel,
+// column-parallel and several-k-block paths, edge tiles, rows of zeros
+// with a negative alpha (α·(+0) is −0, and +0 added to it is +0 either
+// way), and sgemmPackedNT.
 func TestGemm32ZeroBetaSameBits(t *testing.T) {
 	if !haveKernel {
 		t.Skip("no AVX2+FMA here: gonum's Sgemm runs")
@@ -397,7 +399,23 @@ func TestGemm32ZeroBetaSameBits(t *testing.T) {
 		gemm32Go(trans(g.tA), trans(g.tB), m, n, k, alpha, g.a, g.lda, g.b, g.ldb, 0, got, g.ldc)
 		gemm32Go(trans(g.tA), trans(g.tB), m, n, k, alpha, g.a, g.lda, g.b, g.ldb, 1, want, g.ldc)
 		check(what, m, n, g.ldc, got, want)
+		bias := randF32(rng, n)
+		for i := range got {
+			got[i] = nan
+			if i%g.ldc < n {
+				want[i] = bias[i%g.ldc]
+			}
+		}
+		sgemmBias(g.tA, g.tB, m, n, k, g.a, g.lda, g.b, g.ldb, bias, got, g.ldc)
+		gemm32Go(trans(g.tA), trans(g.tB), m, n, k, 1, g.a, g.lda, g.b, g.ldb, 1, want, g.ldc)
+		check("bias "+what, m, n, g.ldc, got, want)
 		if !g.tA && g.tB && k <= kcBlock {
+			for i := range want {
+				if i%g.ldc < n {
+					want[i] = 0
+				}
+			}
+			gemm32Go(trans(g.tA), trans(g.tB), m, n, k, alpha, g.a, g.lda, g.b, g.ldb, 1, want, g.ldc)
 			bp := packNT(nil, g.b, g.ldb, n, k)
 			for i := range got {
 				got[i] = nan

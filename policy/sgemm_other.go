@@ -7,7 +7,7 @@ const (
 	haveKernel512 = false
 )
 
-func kern6x16(a, b, c *float32, k, aRow, aK, ldb, ldc int, alpha float32, zero bool) {
+func kern6x16(a, b, c *float32, k, aRow, aK, ldb, ldc int, alpha float32, c0 *float32, ldc0 int) {
 	panic("kern6x16 needs amd64")
 }
 
