@@ -168,14 +168,14 @@ func sgemmPackedNT(m, n, k int, alpha float32, a []float32, lda int, bp []float3
 
 // gemmJob is one sgemm call's operands and its current block of k.
 type gemmJob struct {
-	tA, tB        bool
-	wide          bool // full 12×32 tiles go to kern12x32 (AVX-512)
-	m, n, pc, kc  int
+	tA, tB       bool
+	wide         bool // full 12×32 tiles go to kern12x32 (AVX-512)
+	m, n, pc, kc int
 	// c's starting values in the first block of k (pc = 0): nil, c as it
 	// is; otherwise the row init[jb·initStep:][:16] for every row of column
 	// panel jb (zero16 with step 0 for beta = 0, a bias with step 16)
-	init     []float32
-	initStep int
+	init          []float32
+	initStep      int
 	alpha         float32
 	a, b, c, bp   []float32
 	lda, ldb, ldc int
