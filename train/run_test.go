@@ -335,3 +335,30 @@ func TestWarmupFrom(t *testing.T) {
 	assert.ErrorContains(t, err, "warmup.from")
 	assert.ErrorContains(t, err, "missing.safetensors")
 }
+
+// A run at sample.temperature T trains the policy it samples: with one
+// optimizer step an iteration (the whole buffer, one epoch) every step is
+// the first after its rollout, so the sampler's log-probs are the loss's
+// and the ratio is 1 on every token (approx KL 0, nothing clipped). The
+// temperature-1 loss of the old wiring reads those samples as another
+// policy's (approx KL well above 0).
+func TestRunTrainsTheSampledPolicy(t *testing.T) {
+	for _, temp := range []float64{0.6, 1.4} {
+		cfg := tinyConfig("rebn")
+		cfg.Sample.Temperature = temp
+		cfg.Algo.Epochs, cfg.Algo.MinibatchSize = 1, 0
+		cfg.Loss.KLCoef = 0.05
+		obs := &recordObserver{}
+		_, err := Run(context.Background(), cfg, builtin.Registry(), Options{Dir: t.TempDir(), Observer: obs})
+		require.NoError(t, err)
+		require.Len(t, obs.iters, 4)
+		for i, m := range obs.iters {
+			require.Equal(t, 1.0, m["losses/optimizer_steps"], "iteration %d", i+1)
+			assert.Less(t, m["losses/approx_kl"], 1e-6, "T %v iteration %d", temp, i+1)
+			assert.Zero(t, m["losses/clipfrac"], "T %v iteration %d", temp, i+1)
+			if i > 0 { // the first update starts from the reference itself
+				assert.Positive(t, m["losses/kl"], "T %v iteration %d: the policy has left the reference", temp, i+1)
+			}
+		}
+	}
+}
