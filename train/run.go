@@ -397,6 +397,7 @@ func (r *runner) interrupted(cause error) error {
 func (r *runner) evaluate(ctx context.Context, it int) (EvalResult, error) {
 	greedy := *r.agent
 	greedy.Sample.Greedy = true
+	greedy.Sample.Temperature = 1 // the arg max is the same at any; its log-probs go unused
 	greedy.Critic = nil
 	seeds := make([]uint64, r.cfg.Eval.Episodes)
 	for i := range seeds {
