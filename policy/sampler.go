@@ -198,7 +198,7 @@ func (s *Sampler) sample(prompts [][]int, sc SampleConfig, rngOf func(i int) *ra
 // pick chooses the next token from logits z and returns it with its
 // log-prob under softmax(z / temp), the policy a trainer at temperature
 // temp trains (LossConfig.Temperature); top-p's cut is not in it, as in
-// verl and vLLM's log-probs.
+// verl.
 func (s *Sampler) pick(z []float32, temp float64, sc SampleConfig, rng *rand.Rand) (int, float32) {
 	V := len(z)
 	if cap(s.lp) < V {
