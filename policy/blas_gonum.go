@@ -266,11 +266,11 @@ func (g *gemmJob) tiles(i, i1, jb int, edge *[]float32, tile *[mr * 16]float32) 
 			init = g.init[jb*g.initStep:]
 		}
 		if r == mr && cols == 16 {
+			c0, ldc0 := &g.c[ci], ldc
 			if init != nil {
-				kern6x16(ap, bpan, &g.c[ci], g.kc, aRow, aK, ldbp, ldc, g.alpha, &init[0], 0)
-			} else {
-				kern6x16(ap, bpan, &g.c[ci], g.kc, aRow, aK, ldbp, ldc, g.alpha, &g.c[ci], ldc)
+				c0, ldc0 = &init[0], 0
 			}
+			kern6x16(ap, bpan, &g.c[ci], g.kc, aRow, aK, ldbp, ldc, g.alpha, c0, ldc0)
 			continue
 		}
 		kern6x16(ap, bpan, &tile[0], g.kc, aRow, aK, ldbp, 16, g.alpha, &zero16[0], 0)

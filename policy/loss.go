@@ -95,8 +95,8 @@ func (lc LossConfig) Validate() error {
 		return fmt.Errorf("loss.kl_coef = %v: must be finite and ≥ 0", lc.KLCoef)
 	case lc.NormLen < 0:
 		return fmt.Errorf("loss.norm_len = %d: must be ≥ 0", lc.NormLen)
-	case !(lc.Temperature > 0) || math.IsInf(lc.Temperature, 0):
-		return fmt.Errorf("sample.temperature = %v: must be finite and ≥ 0 (0 means 1)", lc.Temperature)
+	case checkTemperature(lc.Temperature) != nil:
+		return fmt.Errorf("sample.temperature = %w", checkTemperature(lc.Temperature))
 	}
 	switch lc.Agg {
 	case TokenMean, SeqMeanTokenSum, SeqMeanTokenMean, SeqMeanTokenSumNorm:

@@ -23,12 +23,21 @@ func (sc SampleConfig) Validate(vocab int) error {
 	switch {
 	case sc.MaxNewTokens < 1:
 		return fmt.Errorf("sample.max_new_tokens = %d: must be ≥ 1", sc.MaxNewTokens)
-	case math.IsNaN(sc.Temperature) || sc.Temperature < 0 || math.IsInf(sc.Temperature, 0):
-		return fmt.Errorf("sample.temperature = %v: must be finite and ≥ 0 (0 means 1)", sc.Temperature)
+	case checkTemperature(sc.Temperature) != nil:
+		return fmt.Errorf("sample.temperature = %w", checkTemperature(sc.Temperature))
 	case math.IsNaN(sc.TopP) || sc.TopP < 0 || sc.TopP > 1:
 		return fmt.Errorf("sample.top_p = %v: allowed [0, 1] (0 or 1: off)", sc.TopP)
 	case sc.EOS < -1 || sc.EOS >= vocab:
 		return fmt.Errorf("stop token (EOS) %d: outside the vocabulary [0, %d) (−1: no stop token)", sc.EOS, vocab)
+	}
+	return nil
+}
+
+// checkTemperature checks a softmax temperature (0 means 1), the one rule
+// of sample.temperature wherever it is read.
+func checkTemperature(t float64) error {
+	if math.IsNaN(t) || t < 0 || math.IsInf(t, 0) {
+		return fmt.Errorf("%v: must be finite and ≥ 0 (0 means 1)", t)
 	}
 	return nil
 }
@@ -233,16 +242,9 @@ func (s *Sampler) pick(z []float32, temp float64, sc SampleConfig, rng *rand.Ran
 			tot += probs[j]
 		}
 	}
-	// log softmax(z / temp) of a token, before top-p changes tot
-	lseT := math.Log(tot)
-	logpT := func(tok int) float32 {
-		if temp == 1 {
-			return z[tok] - float32(lse)
-		}
-		return float32((float64(z[tok])-mx)/temp - lseT)
-	}
+	sumT := tot // Σ e^((z−max)/temp), before top-p changes tot
 	if sc.Greedy {
-		return arg, logpT(arg)
+		return arg, tempLogProb(z[arg], mx, temp, sumT)
 	}
 	if sc.TopP > 0 && sc.TopP < 1 {
 		if cap(s.idx) < V {
@@ -283,7 +285,7 @@ func (s *Sampler) pick(z []float32, temp float64, sc SampleConfig, rng *rand.Ran
 		}
 		u -= p
 	}
-	return tok, logpT(tok)
+	return tok, tempLogProb(z[tok], mx, temp, sumT)
 }
 
 // LogProbs returns log π(response[i] | prompt, response[:i]) for each
@@ -298,8 +300,8 @@ func (s *Sampler) LogProbs(prompt, response []int, temp float64) ([]float32, err
 		temp = 1
 	}
 	switch {
-	case math.IsNaN(temp) || temp < 0 || math.IsInf(temp, 0):
-		return nil, fmt.Errorf("log-probs: temperature %v: must be finite and ≥ 0 (0 means 1)", temp)
+	case checkTemperature(temp) != nil:
+		return nil, fmt.Errorf("log-probs: temperature %w", checkTemperature(temp))
 	case len(prompt) == 0:
 		return nil, errors.New("log-probs: empty prompt")
 	case len(response) == 0:
@@ -340,8 +342,16 @@ func logProbAt(z []float32, t int, temp float64) float32 {
 	for _, v := range z {
 		s += math.Exp((float64(v) - mx) / temp)
 	}
+	return tempLogProb(z[t], mx, temp, s)
+}
+
+// tempLogProb is log softmax(z / temp) of the logit zt, given z's maximum
+// mx and sum = Σ e^((z−mx)/temp); pick and logProbAt share it, so the
+// sampler's recorded log-probs and LogProbs' agree to the bit (at
+// temperature 1 with the rounding the sampler has always used).
+func tempLogProb(zt float32, mx, temp, sum float64) float32 {
 	if temp == 1 {
-		return z[t] - float32(mx+math.Log(s))
+		return zt - float32(mx+math.Log(sum))
 	}
-	return float32((float64(z[t])-mx)/temp - math.Log(s))
+	return float32((float64(zt)-mx)/temp - math.Log(sum))
 }
