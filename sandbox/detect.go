@@ -269,8 +269,15 @@ func (i Isolation) argv(lim Limits, dir string, network bool, prog string, args 
 	}
 	if i.OwnProc && i.nsFlags(network)&cloneNewPID != 0 {
 		// In the run's own mount namespace (attr: private propagation, so
-		// nothing reaches the host), /proc of its PID namespace.
-		cmd = append([]string{i.sh, "-c", `mount -t proc -o nosuid,nodev,noexec proc /proc && exec "$@"`, "sh"}, cmd...)
+		// nothing reaches the host), /proc of its PID namespace and a
+		// fresh /dev/shm of at most FileBytes, gone with the namespace.
+		shm := lim.FileBytes
+		if shm <= 0 {
+			shm = DefaultLimits().FileBytes
+		}
+		script := fmt.Sprintf(`mount -t proc -o nosuid,nodev,noexec proc /proc && `+
+			`{ [ ! -d /dev/shm ] || mount -t tmpfs -o size=%d,mode=1777,nosuid,nodev,noexec tmpfs /dev/shm; } && exec "$@"`, shm)
+		cmd = append([]string{i.sh, "-c", script, "sh"}, cmd...)
 	}
 	return cmd
 }
@@ -360,6 +367,12 @@ func (i Isolation) nsFlags(network bool) uintptr {
 		f &^= cloneNewNet
 	}
 	return f
+}
+
+// pidOne reports whether a run's program is pid 1 of a PID namespace of
+// its own (bwrap's --as-pid-1, or the clone flags).
+func (i Isolation) pidOne(network bool) bool {
+	return i.bwrap != "" || i.nsFlags(network)&cloneNewPID != 0
 }
 
 // attr returns the process attributes of a run: its own process group,

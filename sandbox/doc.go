@@ -42,8 +42,7 @@
 //     connection to the host's 127.0.0.1 is refused), the whole file
 //     system mounted read-only but for the working directory, fresh /dev
 //     and /proc (Isolation.ReadOnlyFS, OwnProc), in a session of its own.
-//     bwrap reports a program killed by signal n as exit code 128+n: in
-//     this mode such codes are read as signals.
+//     bwrap reports a program killed by signal n as exit code 128+n.
 //   - Network without bubblewrap: the program is started in a new network
 //     namespace (Linux clone flag CLONE_NEWNET, the kernel mechanism behind
 //     `unshare -n`), whose only interface is a loopback that is down: every
@@ -51,9 +50,11 @@
 //     and the run also gets a mount namespace with a /proc of its own
 //     PID namespace (mount(8)); as another user it needs unprivileged user
 //     namespaces (CLONE_NEWUSER, the user mapped to itself) and the
-//     program sees the host's /proc. The file system is NOT isolated: the
-//     program sees it as its uid may, by absolute path (world-readable
-//     files, world-writable directories such as /tmp and /dev/shm). Where
+//     program sees the host's /proc. As root, /dev/shm is a fresh tmpfs of
+//     the run's own too, of at most Limits.FileBytes, gone with the run.
+//     The file system is NOT isolated: the program sees it as its uid may,
+//     by absolute path (world-readable files, world-writable directories
+//     such as /tmp, and /dev/shm but as root). Where
 //     no namespace works the network is NOT isolated either, and
 //     Isolation.Network says "none". Spec.Network = true turns the network
 //     isolation off for one run (the PID namespace stays).
@@ -64,7 +65,12 @@
 //     any signal it has no handler for that comes from inside the
 //     namespace (os.kill of its own pid with SIGTERM does nothing), and
 //     the soft CPU limit's SIGXCPU: the hard limit's SIGKILL, at the same
-//     second, ends it instead. The program also leads its own process
+//     second, ends it instead. A pid-1 program that re-raises a signal to
+//     die by it (CPython after an uncaught KeyboardInterrupt) exits 128+n
+//     instead, as bwrap reports a program killed by signal n: in every
+//     mode with a PID namespace, exit codes 128+1 to 128+64 are read as
+//     signals (Result.Signal), as PythonServer, whose calls are not pid 1,
+//     reports them. The program also leads its own process
 //     group, and the whole group is killed at every limit; with a uid per
 //     run, every process of that uid is killed too, at the wall limit and
 //     at the end, so that a child that left the group and the namespaces
@@ -94,11 +100,33 @@
 //     PWD and TMPDIR point to it), removed after the run. Its name holds
 //     the pid of the process that made it: a process killed while a
 //     program ran leaves it behind, and the first Run of a later process
-//     removes it.
-//   - Not limited: disk use outside the working directory where the file
-//     system is not read-only, and, without a uid per run, the number of
-//     processes (RLIMIT_NPROC would count every process of the caller's
-//     user).
+//     removes it. With a uid per run, whatever that uid left at the top of
+//     /dev/shm, /tmp, /var/tmp and the temp dir is removed at the end of
+//     the run (PythonServer: when the zygote goes).
+//   - Not limited: disk use, in the working directory and, where the file
+//     system is not read-only, outside it: RLIMIT_FSIZE caps each file,
+//     not their number, so only the CPU and wall limits bound the total
+//     (hundreds of MiB in a second of CPU). /dev/shm, which is RAM, is the
+//     run's own and capped (a root caller's namespaces), the run's own and
+//     uncapped but freed at the end (bwrap as the caller; with a uid per
+//     run, bwrap's /dev/shm is root's and refuses the program's writes),
+//     emptied of the run uid's files at the end (a uid per run without a
+//     mount namespace), or the host's, where the files stay (no uid per
+//     run and no mount namespace: the zero Isolation, a caller that is not
+//     root without bwrap). Without a uid per run, the number of processes
+//     is not limited either (RLIMIT_NPROC would count every process of the
+//     caller's user).
+//
+// # The interpreter
+//
+// FindPython resolves an interpreter by running it once, outside the
+// sandbox, and so first vets it: every directory and symbolic link on
+// its way, and the file itself, must be owned by root or the caller and
+// writable by no one else (a program under /tmp is refused). PythonFor
+// picks the interpreter of a run under an isolation: for DefaultPython,
+// PATH's python3, or where that isolation cannot run it (a root-only
+// pyenv, without bwrap), the first of FallbackPythons it can, logged and
+// noted; any other name as given, or the error saying why it cannot run.
 //
 // # A warm Python interpreter
 //

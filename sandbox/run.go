@@ -120,8 +120,12 @@ func run(ctx context.Context, spec Spec, iso Isolation) (Result, error) {
 	var sig syscall.Signal
 	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		sig = ws.Signal()
-	} else if iso.bwrap != "" && res.ExitCode > 128 && res.ExitCode <= 128+64 {
-		// bwrap reports a program killed by signal n as exit code 128+n.
+	} else if iso.pidOne(spec.Network) && res.ExitCode > 128 && res.ExitCode <= 128+64 {
+		// The program is pid 1 of its PID namespace. bwrap reports it
+		// killed by signal n as exit code 128+n; in the other modes a pid-1
+		// program that re-raises a signal to die by it (CPython after an
+		// uncaught KeyboardInterrupt) finds it ignored and exits 128+n.
+		// Either way, the warm server's child, not pid 1, dies by signal n.
 		sig = syscall.Signal(res.ExitCode - 128)
 	}
 	if sig != 0 {

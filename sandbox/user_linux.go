@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -58,10 +59,46 @@ func acquireUser() (*runUser, error) {
 	return nil, fmt.Errorf("sandbox: all %d sandbox uids are in use", uidCount)
 }
 
-// release kills whatever still runs as the uid, then frees it.
+// release kills whatever still runs as the uid, removes the files it
+// left in the shared directories (removeFilesOf), then frees it.
 func (u *runUser) release(sh string) {
 	killUser(sh, u.uid)
+	removeFilesOf(u.uid, sharedDirs()...)
 	u.lock.Close()
+}
+
+// sharedDirs are the world-writable directories a run may leave files in:
+// /dev/shm, /tmp, /var/tmp and the caller's temp dir.
+func sharedDirs() []string {
+	dirs := []string{"/dev/shm", "/tmp", "/var/tmp"}
+	if t := filepath.Clean(os.TempDir()); !slices.Contains(dirs, t) {
+		dirs = append(dirs, t)
+	}
+	return dirs
+}
+
+// removeFilesOf removes every entry at the top of each of dirs that uid
+// owns, with all it holds (symbolic links are removed, not followed). A
+// run without a mount namespace of its own (or whose /tmp is the host's)
+// may write these world-writable directories: /dev/shm is RAM, and the
+// next run of the same uid would find the files. Call it once no process
+// of uid is left.
+func removeFilesOf(uid int, dirs ...string) {
+	for _, d := range dirs {
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			fi, err := e.Info()
+			if err != nil {
+				continue
+			}
+			if owner, _, ok := ownerOf(fi); ok && owner == uid {
+				_ = os.RemoveAll(filepath.Join(d, e.Name()))
+			}
+		}
+	}
 }
 
 // killUser sends SIGKILL to every process of uid: a shell started as uid
