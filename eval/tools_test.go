@@ -57,8 +57,8 @@ func TestHashWithoutToolsIsUnchanged(t *testing.T) {
 // are observations of the episode, and the first observation carries the
 // tool's instructions after the task.
 func TestEvalWithPythonTool(t *testing.T) {
-	if _, err := sandbox.FindPython("python3"); err != nil {
-		t.Skip(err)
+	if _, _, err := sandbox.PythonFor(sandbox.DefaultPython, sandbox.Detect()); err != nil {
+		t.Skipf("the python tool needs a Python 3 the sandbox can run: %v", err)
 	}
 	spec := tools.Spec{Name: "python", MaxUses: 2}
 	cfg := toolConfig(12, spec)

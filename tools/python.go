@@ -16,7 +16,10 @@ import (
 
 // PythonConfig configures the Python tool.
 type PythonConfig struct {
-	// Python is the interpreter, a command on PATH or a path (python3).
+	// Python is the interpreter, a command on PATH or a path. The default,
+	// sandbox.DefaultPython (python3), is PATH's python3 or, where the
+	// sandbox cannot run that one, a Python 3 every user may run
+	// (sandbox.PythonFor, which logs the choice); any other value is kept.
 	Python string
 	// Timeout is the wall-clock limit of one run (5 s); the instructions
 	// and the timeout message quote this same value.
@@ -67,7 +70,7 @@ var (
 // NewPython checks the interpreter and returns the tool.
 func NewPython(cfg PythonConfig) (*Python, error) {
 	if cfg.Python == "" {
-		cfg.Python = "python3"
+		cfg.Python = sandbox.DefaultPython
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 5 * time.Second
@@ -75,13 +78,12 @@ func NewPython(cfg PythonConfig) (*Python, error) {
 	if cfg.MaxOutput <= 0 {
 		cfg.MaxOutput = 2000
 	}
-	exe, err := sandbox.FindPython(cfg.Python)
+	// The interpreter is one the sandbox can start (the default python3
+	// falls back to one it can, and the sandbox logs which): one it cannot
+	// start fails every call alike; said now, it stops a run before it
+	// trains on error observations.
+	exe, _, err := sandbox.PythonFor(cfg.Python, sandbox.Detect())
 	if err != nil {
-		return nil, fmt.Errorf("python tool: %w", err)
-	}
-	// A sandbox that cannot start the interpreter fails every call alike;
-	// said now, it stops a run before it trains on error observations.
-	if err := sandbox.CanRun(exe); err != nil {
 		return nil, fmt.Errorf("python tool: %w", err)
 	}
 	p := &Python{cfg: cfg, exe: exe}

@@ -49,8 +49,8 @@ func sampleStats(t *testing.T, id string, spec tools.Spec, episodes int, useful 
 // words, so warm-up meets calls that help, yet alone it solves at most a
 // tenth of either tool task: the policy has to learn the use.
 func TestSampleActionAloneRarelySolvesTheToolTasks(t *testing.T) {
-	if _, err := sandbox.FindPython("python3"); err != nil {
-		t.Skip(err)
+	if _, _, err := sandbox.PythonFor(sandbox.DefaultPython, sandbox.Detect()); err != nil {
+		t.Skipf("the python tool needs a Python 3 the sandbox can run: %v", err)
 	}
 	const n = 300
 	products := 0

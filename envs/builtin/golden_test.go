@@ -191,11 +191,9 @@ func writeInfo(b *strings.Builder, info envs.Info) {
 func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', 10, 64) }
 
 // pythonUsable says why the code envs cannot run their solutions here: no
-// python3, or a sandbox that cannot start it; nil when they can.
+// python3 the sandbox can start (the one they pick, sandbox.PythonFor);
+// nil when they can.
 func pythonUsable() error {
-	py, err := sandbox.FindPython("python3")
-	if err != nil {
-		return err
-	}
-	return sandbox.CanRun(py)
+	_, _, err := sandbox.PythonFor(sandbox.DefaultPython, sandbox.Detect())
+	return err
 }

@@ -10,7 +10,7 @@ import (
 // time): warm, each test forked from a warm interpreter (the default);
 // fresh, each in a new python3 process.
 func BenchmarkStep(b *testing.B) {
-	if _, err := sandbox.FindPython("python3"); err != nil {
+	if _, _, err := sandbox.PythonFor(sandbox.DefaultPython, sandbox.Detect()); err != nil {
 		b.Skip(err)
 	}
 	for _, fresh := range []bool{false, true} {

@@ -27,11 +27,15 @@
 // "total" (counts), "failed" (the failing tests' numbers, from 1), "tests"
 // ([]TestResult: verdict and detail of each test — the first differing
 // line, the limit reached, the exit code and tail of stderr), "problem_id",
-// and "sandbox" (the isolation in force, see sandbox.Detect).
+// and "sandbox" (the isolation in force, see sandbox.Detect, then the
+// interpreter: "; python: /usr/bin/python3", with the reason when it is not
+// PATH's python3).
 //
 // Options of both ids: timeout (seconds per test, wall clock and CPU,
 // default 1), memory_mb (default 256), output_kb (default 1024), concurrency
-// (tests run at once, default 4), python (interpreter, default python3),
+// (tests run at once, default 4), python (interpreter, default python3:
+// PATH's, or where the isolation cannot run that one, /usr/bin/python3 or
+// /usr/local/bin/python3; see sandbox.PythonFor),
 // max_tests (default 12), fail_fast (skip the tests after the first failure,
 // default false), isolation (auto — the strongest the machine allows — or
 // bwrap, netns, userns+netns, none; see package sandbox), style (gem or

@@ -15,7 +15,11 @@ import (
 // Config is what a code env is built from. Zero fields take the defaults
 // of DefaultConfig.
 type Config struct {
-	// Python is the interpreter, a command on PATH or a path ("python3").
+	// Python is the interpreter, a command on PATH or a path. The default,
+	// sandbox.DefaultPython ("python3"), is PATH's python3 or, where the
+	// isolation cannot run that one (a root-only pyenv without bwrap), a
+	// Python 3 every user may run (sandbox.PythonFor); any other value is
+	// kept as given. Info["sandbox"] names the one in use.
 	Python string
 	// Timeout is each test's wall-clock limit; the CPU limit is the same,
 	// rounded up to whole seconds (RLIMIT_CPU's unit).
@@ -47,7 +51,7 @@ type Config struct {
 // 1 MiB of output, 4 tests at a time, a -0.1 format-error reward.
 func DefaultConfig() Config {
 	return Config{
-		Python:        "python3",
+		Python:        sandbox.DefaultPython,
 		Timeout:       time.Second,
 		MemoryBytes:   256 << 20,
 		OutputBytes:   1 << 20,
@@ -107,18 +111,19 @@ func New(problems []Problem, cfg Config) (*Env, error) {
 			return nil, fmt.Errorf("code: problem %s has no tests", p.ID)
 		}
 	}
-	py, err := sandbox.FindPython(cfg.Python)
-	if err != nil {
-		return nil, fmt.Errorf("code envs run solutions with Python 3: %w (option python)", err)
-	}
 	iso, err := pickIsolation(cfg.Isolation)
 	if err != nil {
 		return nil, err
 	}
-	// A sandbox that cannot start the interpreter fails every solution
+	// The interpreter is one the sandbox can start (the default python3
+	// falls back to one it can): one it cannot start fails every solution
 	// alike; said now, it stops a run before it trains on those failures.
-	if err := iso.CanRun(py); err != nil {
+	py, note, err := sandbox.PythonFor(cfg.Python, iso)
+	if err != nil {
 		return nil, fmt.Errorf("code envs run solutions with Python 3: %w (option python)", err)
+	}
+	if note == "" {
+		note = "python: " + py
 	}
 	return &Env{
 		problems: problems,
@@ -136,7 +141,7 @@ func New(problems []Problem, cfg Config) (*Env, error) {
 			Isolation:    iso,
 			FreshProcess: cfg.FreshProcess,
 		},
-		iso: iso.String(),
+		iso: iso.String() + "; " + note,
 	}, nil
 }
 

@@ -19,12 +19,16 @@ import (
 	"github.com/gemgo/gemgo/sandbox"
 )
 
-// needPython skips when no python3 runs here (CI machines have one).
-func needPython(t *testing.T) {
+// needPython returns the interpreter the env picks by default under the
+// strongest isolation (sandbox.PythonFor), or skips, with the install
+// line, where there is none the sandbox can run (CI machines have one).
+func needPython(t *testing.T) string {
 	t.Helper()
-	if _, err := sandbox.FindPython("python3"); err != nil {
+	py, _, err := sandbox.PythonFor(sandbox.DefaultPython, sandbox.Detect())
+	if err != nil {
 		t.Skipf("the code env runs real python3 programs: %v", err)
 	}
+	return py
 }
 
 func registry(t *testing.T) *envs.Registry {
@@ -81,9 +85,7 @@ func strict() Config {
 
 func TestReferenceSolutionsPassEveryTest(t *testing.T) {
 	t.Parallel()
-	needPython(t)
-	py, err := sandbox.FindPython("python3")
-	require.NoError(t, err)
+	py := needPython(t)
 	j := Judge{Python: py, Isolation: sandbox.Detect(), Limits: sandbox.Limits{Wall: 30 * time.Second, CPU: 10 * time.Second, MemoryBytes: 256 << 20, OutputBytes: 1 << 20}, Concurrency: 8}
 	for _, p := range SampleProblems() {
 		src, err := os.ReadFile(filepath.Join("testdata", "solutions", p.ID+".py"))
@@ -365,18 +367,21 @@ func TestMakeOptions(t *testing.T) {
 		}
 		picked[iso.Network] = true
 		env, err := r.Make("code:sample", envs.With("isolation", iso.Network))
-		if py, perr := sandbox.FindPython("python3"); perr == nil {
-			if canErr := iso.CanRun(py); canErr != nil {
-				// this isolation cannot reach the interpreter (a root-only
-				// Python): the env says so at once, not at every solution
-				assert.ErrorContains(t, err, canErr.Error())
-				continue
-			}
+		py, note, perr := sandbox.PythonFor(sandbox.DefaultPython, iso)
+		if perr != nil {
+			// no interpreter this isolation can reach (only a root-only
+			// Python): the env says so at once, not at every solution
+			assert.ErrorContains(t, err, perr.Error())
+			continue
 		}
 		require.NoError(t, err)
+		require.NoError(t, iso.CanRun(py), "the default interpreter is one the sandbox can run")
 		_, info, err := env.Reset(0)
 		require.NoError(t, err)
-		assert.Equal(t, iso.String(), info["sandbox"])
+		if note == "" {
+			note = "python: " + py
+		}
+		assert.Equal(t, iso.String()+"; "+note, info["sandbox"], "the isolation, then the interpreter")
 	}
 	for _, name := range []string{sandbox.NetBwrap, sandbox.NetNamespace, sandbox.NetUserNamespace} {
 		if !picked[name] {

@@ -87,6 +87,7 @@ func checkRemote(t *testing.T, url, id string) {
 		if testing.Short() {
 			t.Skip("-short: this env starts python3 for every step")
 		}
+		needPython(t)
 		check = []envtest.Option{envtest.Episodes(2), envtest.Mutations(4)}
 	}
 	envtest.CheckEnv(t, func() (envs.Env, error) {

@@ -3,7 +3,6 @@ package remote_test
 import (
 	"context"
 	"net/http"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/gemgo/gemgo/envs/remote"
+	"github.com/gemgo/gemgo/sandbox"
 	"github.com/gemgo/gemgo/tools"
 )
 
@@ -24,10 +24,12 @@ func serveTools(t *testing.T) string {
 	return url
 }
 
+// needPython skips, with the install line, where the sandbox can run no
+// Python 3 (the python tool and the code envs run one).
 func needPython(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("no python3 (apt-get install python3): the python tool runs it")
+	if _, _, err := sandbox.PythonFor(sandbox.DefaultPython, sandbox.Detect()); err != nil {
+		t.Skipf("the python tool and the code envs need a Python 3 the sandbox can run: %v", err)
 	}
 }
 
