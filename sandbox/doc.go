@@ -120,9 +120,10 @@
 // # The interpreter
 //
 // FindPython resolves an interpreter by running it once, outside the
-// sandbox, and so first vets it: every directory and symbolic link on
-// its way, and the file itself, must be owned by root or the caller and
-// writable by no one else (a program under /tmp is refused). PythonFor
+// sandbox, and so first vets it: its name must start with python or
+// pypy, and every directory and symbolic link on its way, and the file
+// itself, must be owned by root or the caller and writable by no one else
+// (a program under /tmp is refused). PythonFor
 // picks the interpreter of a run under an isolation: for DefaultPython,
 // PATH's python3, or where that isolation cannot run it (a root-only
 // pyenv, without bwrap), the first of FallbackPythons it can, logged and

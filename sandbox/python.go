@@ -49,7 +49,9 @@ type pythonResult struct {
 // which needs the caller's environment, is not run under the sandbox's
 // minimal one.
 //
-// Before running it, FindPython vets it (trustedPath): every directory and
+// Before running it, FindPython vets it. Its file name (before links are
+// followed) must start with python or pypy, so that no other program is
+// run with Python's arguments. Then (trustedPath) every directory and
 // symbolic link on the way to the file, and the file itself, must be
 // owned by root or the caller and writable by no one else (the sticky
 // /tmp included: a program under /tmp is refused), and the file must be a
@@ -66,6 +68,10 @@ func FindPython(name string) (string, error) {
 	}
 	if found, err = filepath.Abs(found); err != nil {
 		return "", fmt.Errorf("sandbox: python interpreter %q: %w", name, err)
+	}
+	if base := filepath.Base(found); !strings.HasPrefix(base, "python") && !strings.HasPrefix(base, "pypy") {
+		return "", fmt.Errorf("sandbox: python interpreter %q is not run, not even to check its version: its file name %q does not start with python or pypy; "+
+			"name a Python 3 interpreter, such as /usr/bin/python3 (apt-get install python3)", name, base)
 	}
 	real, fi, err := trustedPath(found)
 	if err != nil {
@@ -118,6 +124,11 @@ func askPython(name, path string) (string, error) {
 // the error says why iso cannot run it. With nothing runnable, the error
 // names the install line.
 func PythonFor(name string, iso Isolation) (path, note string, err error) {
+	return pythonFor(name, iso, FallbackPythons())
+}
+
+// pythonFor is PythonFor with the fallbacks given.
+func pythonFor(name string, iso Isolation, fallbacks []string) (path, note string, err error) {
 	exe, err := FindPython(name)
 	if err == nil {
 		err = iso.CanRun(exe)
@@ -128,7 +139,7 @@ func PythonFor(name string, iso Isolation) (path, note string, err error) {
 		}
 		return exe, "", nil
 	}
-	for _, alt := range FallbackPythons() {
+	for _, alt := range fallbacks {
 		p, aerr := FindPython(alt)
 		if aerr != nil || iso.CanRun(p) != nil {
 			continue
@@ -143,7 +154,7 @@ func PythonFor(name string, iso Isolation) (path, note string, err error) {
 		}
 		return p, note, nil
 	}
-	return "", "", fmt.Errorf("%w (nor can it run %s: apt-get install python3)", err, strings.Join(FallbackPythons(), " or "))
+	return "", "", fmt.Errorf("%w (nor can it run %s: apt-get install python3)", err, strings.Join(fallbacks, " or "))
 }
 
 var fallbackLogged sync.Map // note → true: PythonFor logs each fallback once

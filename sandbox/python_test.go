@@ -16,7 +16,7 @@ func TestFindPython(t *testing.T) {
 	_, err := FindPython("no-such-python-gemgo")
 	assert.ErrorContains(t, err, "apt-get install python3")
 	_, err = FindPython("false")
-	assert.ErrorContains(t, err, "does not run")
+	assert.ErrorContains(t, err, `its file name "false" does not start with python or pypy`, "no other program is run with Python's arguments")
 }
 
 // trustedTempDir makes a directory for fake interpreters whose whole chain
@@ -102,6 +102,10 @@ func TestFindPythonRunsNothingUnvetted(t *testing.T) {
 	assert.Equal(t, py, got)
 	_, err = os.Stat(m)
 	assert.NoError(t, err, "the control ran and left its marker")
+	broken := filepath.Join(trusted, "python3-broken")
+	require.NoError(t, os.WriteFile(broken, []byte("#!/bin/sh\nexit 1\n"), 0o755))
+	_, err = FindPython(broken)
+	assert.ErrorContains(t, err, "does not run (exit status 1)", "a trusted program that fails")
 
 	target, m := fake(tmp, 0o755)
 	link := filepath.Join(trusted, "python3-link")
@@ -158,6 +162,8 @@ func TestPythonForPrefersARunnableInterpreter(t *testing.T) {
 		assert.Equal(t, "python: "+got+" (PATH's python3 ("+hidden+") cannot be run by the sandbox under isolation \""+iso.Network+"\")", note)
 		_, _, err = PythonFor(hidden, iso)
 		assert.ErrorContains(t, err, "cannot be run by the sandbox's unprivileged user", "a configured path is kept, with the error")
+		_, _, err = pythonFor(DefaultPython, iso, []string{"/nonexistent/python3", hidden})
+		assert.ErrorContains(t, err, "nor can it run /nonexistent/python3 or "+hidden+": apt-get install python3", "none runnable: the install line")
 	}
 	if !Detect().Unprivileged {
 		t.Skip("runs do not get a uid of their own here (no setpriv)")
