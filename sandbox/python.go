@@ -231,6 +231,8 @@ func trustedStep(p string, dir bool) error {
 		return fmt.Errorf("%s is not a directory", p)
 	case dir:
 		kind = "directory"
+	case fi.IsDir():
+		return fmt.Errorf("%s is a directory, not a program", p)
 	case !fi.Mode().IsRegular():
 		return fmt.Errorf("%s is not a regular file (%s)", p, fi.Mode().Type())
 	}
