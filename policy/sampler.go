@@ -11,7 +11,7 @@ import (
 // SampleConfig controls generation.
 type SampleConfig struct {
 	MaxNewTokens int     `yaml:"max_new_tokens"` // stop after this many new tokens (≥ 1)
-	Temperature  float64 `yaml:"temperature"`    // softmax temperature, in training also the trained policy's (LossConfig.Temperature); 0 means 1
+	Temperature  float64 `yaml:"temperature"`    // softmax temperature, in training also the trained policy's (Trainer.Step's temp); 0 means 1
 	TopP         float64 `yaml:"top_p"`          // nucleus sampling mass in (0, 1); 0 or 1: off
 	Greedy       bool    `yaml:"-"`              // take the most likely token (ignores TopP; Temperature only scales the log-probs)
 	EOS          int     `yaml:"-"`              // stop token id (the tokenizer's EOS); −1: none (benchmarks)
@@ -206,7 +206,7 @@ func (s *Sampler) sample(prompts [][]int, sc SampleConfig, rngOf func(i int) *ra
 
 // pick chooses the next token from logits z and returns it with its
 // log-prob under softmax(z / temp), the policy a trainer at temperature
-// temp trains (LossConfig.Temperature); top-p's cut is not in it, as in
+// temp trains (Trainer.Step's temp); top-p's cut is not in it, as in
 // verl.
 func (s *Sampler) pick(z []float32, temp float64, sc SampleConfig, rng *rand.Rand) (int, float32) {
 	V := len(z)
