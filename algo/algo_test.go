@@ -16,12 +16,37 @@ import (
 type recorder struct {
 	batches [][]policy.Sequence
 	loss    float64
+	shift   float64
 }
 
-func (r *recorder) Step(batch []policy.Sequence, lc policy.LossConfig) (policy.Stats, error) {
+// Step records batch and reports every response token's log-prob as its
+// old one plus shift.
+func (r *recorder) Step(batch []policy.Sequence, temp float64, obj policy.Objective) (policy.Stats, error) {
 	r.batches = append(r.batches, batch)
-	return policy.Stats{Loss: r.loss, PolicyLoss: 1, Entropy: 2, ApproxKL: 0.5, ClipFrac: 0.25, LR: 0.1}, nil
+	st := policy.Stats{Loss: r.loss, Entropy: 2, LR: 0.1}
+	for _, s := range batch {
+		var lp []float32
+		for _, t := range s.Tokens() {
+			lp = append(lp, float32(t.OldLogProb+r.shift))
+		}
+		st.LogProbs = append(st.LogProbs, lp)
+	}
+	return st, nil
 }
+
+// mustNew is New that fails the test on an error.
+func mustNew(t *testing.T, c Config, d Deps) Algorithm {
+	t.Helper()
+	a, err := New(c, d)
+	require.NoError(t, err)
+	return a
+}
+
+// the algorithms as DefaultConfig of package train sets them
+var (
+	rebn = Config{Name: "rebn", Gamma: 0.9}
+	grpo = Config{Name: "grpo"}
+)
 
 // episode adds one episode with the given turn rewards; the last turn is
 // terminated. Turn t's prompt is [episode, t] so tests can find it.
@@ -47,16 +72,18 @@ func TestREINFORCEAdvantages(t *testing.T) {
 	var b buffer.Buffer
 	episode(t, &b, 0, 0, 0, 1)
 	episode(t, &b, 1, -0.1)
-	a := DefaultREINFORCE()
-	a.Gamma = 0.5
-	l := &recorder{}
+	a := mustNew(t, Config{Name: "reinforce", Gamma: 0.5}, Deps{})
+	l := &recorder{shift: math.Log(1.5)}
 	m, err := a.Update(&b, l, rand.New(rand.NewPCG(1, 1)))
 	require.NoError(t, err)
 	assert.InDeltaSlice(t, []float64{0.25, 0.5, 1, -0.1}, advantages(&b), 1e-12)
 	assert.InDelta(t, (1-0.1)/2, m["charts/episodic_return"], 1e-12)
 	assert.InDelta(t, 0.5, m["charts/success_rate"], 1e-12)
 	assert.InDelta(t, 2, m["charts/turns"], 1e-12)
-	assert.InDelta(t, 0.5, m["losses/approx_kl"], 1e-12)
+	// every ratio is 1.5: approx KL (ρ−1) − log ρ, all clipped, pg = −1.2·A (A > 0) or −1.5·A
+	assert.InDelta(t, 0.5-math.Log(1.5), m["losses/approx_kl"], 1e-6)
+	assert.InDelta(t, 1, m["losses/clipfrac"], 0)
+	assert.InDelta(t, -(1.2*(0.25+0.5+1)+1.5*-0.1)/4, m["losses/policy_loss"], 1e-6)
 }
 
 func TestReBNAdvantages(t *testing.T) {
@@ -64,8 +91,7 @@ func TestReBNAdvantages(t *testing.T) {
 	episode(t, &b, 0, 0, 1) // G = 0.9, 1 with γ 0.9
 	episode(t, &b, 1, 0)    // G = 0
 	episode(t, &b, 2, 0.5)  // G = 0.5
-	a := DefaultReBN()
-	_, err := a.Update(&b, &recorder{}, rand.New(rand.NewPCG(1, 1)))
+	_, err := mustNew(t, rebn, Deps{}).Update(&b, &recorder{}, rand.New(rand.NewPCG(1, 1)))
 	require.NoError(t, err)
 	g := []float64{0.9, 1, 0, 0.5}
 	mean := 2.4 / 4
@@ -87,7 +113,7 @@ func TestReBNZeroVariance(t *testing.T) {
 	var b buffer.Buffer
 	episode(t, &b, 0, 1)
 	episode(t, &b, 1, 1)
-	_, err := DefaultReBN().Update(&b, &recorder{}, rand.New(rand.NewPCG(1, 1)))
+	_, err := mustNew(t, rebn, Deps{}).Update(&b, &recorder{}, rand.New(rand.NewPCG(1, 1)))
 	require.NoError(t, err)
 	assert.Equal(t, []float64{0, 0}, advantages(&b))
 }
@@ -114,9 +140,7 @@ func TestGRPOVariants(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.variant, func(t *testing.T) {
 			b := build()
-			a := DefaultGRPO()
-			a.Variant = c.variant
-			require.NoError(t, a.Validate())
+			a := mustNew(t, Config{Name: c.variant}, Deps{})
 			m, err := a.Update(b, &recorder{}, rand.New(rand.NewPCG(1, 1)))
 			require.NoError(t, err)
 			for i, e := range b.Episodes {
@@ -141,7 +165,7 @@ func TestGRPOSameAdvantagePerEpisode(t *testing.T) {
 			}
 			episode(t, &b, e/4, r...)
 		}
-		_, err := DefaultGRPO().Update(&b, &recorder{}, rng)
+		_, err := mustNew(t, grpo, Deps{}).Update(&b, &recorder{}, rng)
 		require.NoError(t, err)
 		for _, e := range b.Episodes {
 			turns := b.Turns(e)
@@ -157,9 +181,7 @@ func TestOptimizeMinibatches(t *testing.T) {
 	for e := 0; e < 10; e++ {
 		episode(t, &b, e, 0, float64(e))
 	}
-	a := DefaultReBN()
-	a.Opt.Epochs = 3
-	a.Opt.MinibatchSize = 6
+	a := mustNew(t, Config{Name: "rebn", Gamma: 0.9, Epochs: 3, MinibatchSize: 6}, Deps{})
 	l := &recorder{}
 	m, err := a.Update(&b, l, rand.New(rand.NewPCG(2, 2)))
 	require.NoError(t, err)
@@ -186,32 +208,11 @@ func TestOptimizeMinibatches(t *testing.T) {
 
 func TestOptimizeRejectsNaNAndEmpty(t *testing.T) {
 	var b buffer.Buffer
-	_, err := DefaultReBN().Update(&b, &recorder{}, rand.New(rand.NewPCG(1, 1)))
+	_, err := mustNew(t, rebn, Deps{}).Update(&b, &recorder{}, rand.New(rand.NewPCG(1, 1)))
 	assert.ErrorContains(t, err, "empty buffer")
 	episode(t, &b, 0, 1)
-	_, err = DefaultReBN().Update(&b, &recorder{loss: math.NaN()}, rand.New(rand.NewPCG(1, 1)))
+	_, err = mustNew(t, rebn, Deps{}).Update(&b, &recorder{loss: math.NaN()}, rand.New(rand.NewPCG(1, 1)))
 	assert.ErrorContains(t, err, "NaN")
-}
-
-func TestValidate(t *testing.T) {
-	bad := []struct {
-		a    interface{ Validate() error }
-		want string
-	}{
-		{&ReBN{Gamma: 1.5}, "algo.gamma"},
-		{&REINFORCE{Gamma: -0.1}, "algo.gamma"},
-		{&GRPO{Variant: "ppo"}, "algo.name"},
-		{&ReBN{Gamma: 0.9, Opt: UpdateConfig{Epochs: -1}}, "algo.epochs"},
-		{&ReBN{Gamma: 0.9, Opt: UpdateConfig{MinibatchSize: -3}}, "algo.minibatch_size"},
-		{&ReBN{Gamma: 0.9, Opt: UpdateConfig{Loss: policy.LossConfig{KLCoef: 0.1}}}, "reference"},
-		{&ReBN{Gamma: 0.9, Opt: UpdateConfig{Loss: policy.LossConfig{ClipEps: 2}}}, "clip_eps"},
-	}
-	for _, c := range bad {
-		assert.ErrorContains(t, c.a.Validate(), c.want)
-	}
-	for _, a := range []interface{ Validate() error }{DefaultReBN(), DefaultREINFORCE(), DefaultGRPO()} {
-		assert.NoError(t, a.Validate())
-	}
 }
 
 // SpreadGroups names the groups whose returns differ, in order of first
@@ -230,8 +231,7 @@ func TestSpreadGroups(t *testing.T) {
 	assert.Equal(t, []int{4, 3}, SpreadGroups(&b))
 	assert.Empty(t, SpreadGroups(&buffer.Buffer{}))
 	// Exactly the groups GRPO gives a nonzero advantage.
-	g := DefaultGRPO()
-	_, err := g.Update(&b, &recorder{}, rand.New(rand.NewPCG(1, 1)))
+	_, err := mustNew(t, grpo, Deps{}).Update(&b, &recorder{}, rand.New(rand.NewPCG(1, 1)))
 	require.NoError(t, err)
 	nonzero := map[int]bool{}
 	for _, tr := range b.Transitions {
@@ -266,7 +266,7 @@ func TestReferenceAtLossTemperature(t *testing.T) {
 		episode(t, &b, 0, 0, 1)
 		episode(t, &b, 0, 1)
 		ref := &tempReference{}
-		a := &ReBN{Gamma: 0.9, Opt: UpdateConfig{Loss: policy.LossConfig{KLCoef: 0.1, Temperature: temp}, Reference: ref}}
+		a := mustNew(t, rebn, Deps{Loss: LossConfig{KLCoef: 0.1, Temperature: temp}, Reference: ref})
 		_, err := a.Update(&b, &recorder{}, rand.New(rand.NewPCG(1, 2)))
 		require.NoError(t, err)
 		assert.Equal(t, []float64{temp}, ref.temps, "one reference pass an iteration, at the loss's temperature")

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-
-	"github.com/gemgo/gemgo/policy"
 )
 
 // Config is the algo section of a training config: which algorithm, and the
@@ -26,10 +24,10 @@ type Config struct {
 
 // Deps is what an algorithm is built with besides its Config.
 type Deps struct {
-	Loss      policy.LossConfig // the shared clipped-surrogate loss (a training config's loss section)
-	Reference Reference         // frozen policy of the KL penalty; nil: none (Loss.KLCoef must be 0)
-	Critic    ValueLearner      // the value network, for an algorithm whose Config.NeedsCritic
-	PackRows  int               // with algo.pack: the longest packed sequence the learner takes (policy.MaxPackedLen); 0: no limit
+	Loss      LossConfig   // the shared loss (a training config's loss section)
+	Reference Reference    // frozen policy of the KL penalty; nil: none (Loss.KLCoef must be 0)
+	Critic    ValueLearner // the value network, for an algorithm whose Config.NeedsCritic
+	PackRows  int          // with algo.pack: the longest packed sequence the learner takes (policy.MaxPackedLen); 0: no limit
 }
 
 // entry is one algorithm New can build.
@@ -37,28 +35,20 @@ type entry struct {
 	name   string
 	critic bool // trains a value network beside the policy
 	groups bool // compares the episodes of a group played from one seed
-	build  func(c Config, up UpdateConfig, d Deps) Algorithm
+	build  func(c Config, d Deps) Algorithm
 }
 
 // algorithms is every algorithm, in the order Names lists them. A new
 // algorithm is one more entry here (and its file).
 func algorithms() []entry {
-	grpo := func(c Config, up UpdateConfig, _ Deps) Algorithm {
-		return &GRPO{Variant: c.Name, Epsilon: c.Epsilon, Opt: up}
-	}
+	grpo := func(c Config, d Deps) Algorithm { return &GRPO{cfg: c, deps: d} }
 	return []entry{
-		{name: "reinforce", build: func(c Config, up UpdateConfig, _ Deps) Algorithm {
-			return &REINFORCE{Gamma: c.Gamma, Opt: up}
-		}},
-		{name: "rebn", build: func(c Config, up UpdateConfig, _ Deps) Algorithm {
-			return &ReBN{Gamma: c.Gamma, Epsilon: c.Epsilon, Opt: up}
-		}},
+		{name: "reinforce", build: func(c Config, d Deps) Algorithm { return &REINFORCE{cfg: c, deps: d} }},
+		{name: "rebn", build: func(c Config, d Deps) Algorithm { return &ReBN{cfg: c, deps: d} }},
 		{name: VariantGRPO, groups: true, build: grpo},
 		{name: VariantDrGRPO, groups: true, build: grpo},
 		{name: VariantRLOO, groups: true, build: grpo},
-		{name: "ppo", critic: true, build: func(c Config, up UpdateConfig, d Deps) Algorithm {
-			return &PPO{Gamma: c.Gamma, Lambda: c.Lambda, Whiten: c.Whiten, ValueClip: c.ValueClip, Critic: d.Critic, Opt: up}
-		}},
+		{name: "ppo", critic: true, build: func(c Config, d Deps) Algorithm { return &PPO{cfg: c, deps: d} }},
 	}
 }
 
@@ -88,11 +78,6 @@ func (c Config) NeedsCritic() bool { e, _ := lookup(c.Name); return e.critic }
 // group played from one seed (so rollout.group_size must be at least 2).
 func (c Config) UsesGroups() bool { e, _ := lookup(c.Name); return e.groups }
 
-// update is the shared optimisation part of c.
-func (c Config) update(d Deps) UpdateConfig {
-	return UpdateConfig{Epochs: c.Epochs, MinibatchSize: c.MinibatchSize, Loss: d.Loss, Reference: d.Reference, Pack: c.Pack, PackRows: d.PackRows}
-}
-
 // Validate checks c on its own, naming the key and its allowed range.
 func (c Config) Validate() error {
 	var errs []string
@@ -101,8 +86,8 @@ func (c Config) Validate() error {
 	if _, ok := lookup(c.Name); !ok {
 		bad("algo.name = %q: allowed %s", c.Name, strings.Join(Names(), ", "))
 	}
-	if err := checkGamma("algo.gamma", c.Gamma); err != nil {
-		bad("%v", err)
+	if !(c.Gamma >= 0 && c.Gamma <= 1) {
+		bad("algo.gamma = %v: allowed [0, 1]", c.Gamma)
 	}
 	if !(c.Lambda >= 0 && c.Lambda <= 1) {
 		bad("algo.lambda = %v: allowed [0, 1]", c.Lambda)
@@ -110,14 +95,17 @@ func (c Config) Validate() error {
 	if !nonNeg(c.Epsilon) {
 		bad("algo.epsilon = %v: must be finite and ≥ 0 (0: the algorithm's default)", c.Epsilon)
 	}
+	if c.Epochs < 0 || c.Epochs > 100 {
+		bad("algo.epochs = %d: allowed [0, 100] (0 means 1)", c.Epochs)
+	}
+	if c.MinibatchSize < 0 {
+		bad("algo.minibatch_size = %d: must be ≥ 0 (0 means the whole buffer)", c.MinibatchSize)
+	}
 	if !nonNeg(c.ValueClip) {
 		bad("algo.value_clip = %v: must be finite and ≥ 0 (0: off)", c.ValueClip)
 	}
 	if !nonNeg(c.CriticLR) {
 		bad("algo.critic_lr = %v: must be finite and ≥ 0 (0: the policy's optim.lr)", c.CriticLR)
-	}
-	if err := c.update(Deps{}).Validate(); err != nil {
-		bad("%v", err)
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("%s", strings.Join(errs, "\n  "))
@@ -125,21 +113,22 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// New builds the algorithm c names. It checks c, and that d holds what the
-// algorithm needs (a critic; a reference when the loss has a KL penalty).
+// New builds the algorithm c names. It checks c, the loss, and that d
+// holds what the algorithm needs (a critic; a reference when the loss has
+// a KL penalty).
 func New(c Config, d Deps) (Algorithm, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
+	if err := d.Loss.Validate(); err != nil {
+		return nil, err
+	}
 	e, _ := lookup(c.Name)
-	if e.critic && d.Critic == nil {
+	switch {
+	case e.critic && d.Critic == nil:
 		return nil, fmt.Errorf("algo.name = %s trains a critic: give one in Deps.Critic", c.Name)
+	case d.Loss.KLCoef > 0 && d.Reference == nil:
+		return nil, fmt.Errorf("loss.kl_coef = %v needs a reference policy (set it to 0, or give a reference)", d.Loss.KLCoef)
 	}
-	a := e.build(c, c.update(d), d)
-	if v, ok := a.(interface{ Validate() error }); ok {
-		if err := v.Validate(); err != nil {
-			return nil, err
-		}
-	}
-	return a, nil
+	return e.build(c, d), nil
 }

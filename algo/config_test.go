@@ -19,36 +19,24 @@ func (nopReference) Evaluate([]policy.Sequence, float64) ([][]float32, [][]float
 // predicates say what the trainer must provide.
 func TestNew(t *testing.T) {
 	assert.Equal(t, []string{"reinforce", "rebn", "grpo", "dr-grpo", "rloo", "ppo"}, Names())
-	loss := policy.LossConfig{Kind: policy.PG, KLCoef: 0.1}
+	loss := LossConfig{Kind: PG, KLCoef: 0.1}
 	deps := Deps{Loss: loss, Reference: nopReference{}, Critic: &criticRecorder{}}
 	base := Config{Gamma: 0.7, Lambda: 0.8, Epsilon: 1e-3, Epochs: 3, MinibatchSize: 16, Whiten: true, ValueClip: 0.2}
-	want := map[string]Algorithm{
-		"reinforce": &REINFORCE{Gamma: 0.7},
-		"rebn":      &ReBN{Gamma: 0.7, Epsilon: 1e-3},
-		"grpo":      &GRPO{Variant: "grpo", Epsilon: 1e-3},
-		"dr-grpo":   &GRPO{Variant: "dr-grpo", Epsilon: 1e-3},
-		"rloo":      &GRPO{Variant: "rloo", Epsilon: 1e-3},
-		"ppo":       &PPO{Gamma: 0.7, Lambda: 0.8, Whiten: true, ValueClip: 0.2, Critic: deps.Critic},
-	}
-	up := UpdateConfig{Epochs: 3, MinibatchSize: 16, Loss: loss, Reference: deps.Reference}
 	for _, name := range Names() {
 		c := base
 		c.Name = name
 		a, err := New(c, deps)
 		require.NoError(t, err, name)
 		assert.Equal(t, name, a.Name())
-		w := want[name]
-		switch w := w.(type) {
-		case *REINFORCE:
-			w.Opt = up
-		case *ReBN:
-			w.Opt = up
-		case *GRPO:
-			w.Opt = up
-		case *PPO:
-			w.Opt = up
+		want := map[string]Algorithm{
+			"reinforce": &REINFORCE{cfg: c, deps: deps},
+			"rebn":      &ReBN{cfg: c, deps: deps},
+			"grpo":      &GRPO{cfg: c, deps: deps},
+			"dr-grpo":   &GRPO{cfg: c, deps: deps},
+			"rloo":      &GRPO{cfg: c, deps: deps},
+			"ppo":       &PPO{cfg: c, deps: deps},
 		}
-		assert.Equal(t, w, a, name)
+		assert.Equal(t, want[name], a, name)
 		assert.Equal(t, name == "ppo", c.NeedsCritic(), name)
 		assert.Equal(t, name == "grpo" || name == "dr-grpo" || name == "rloo", c.UsesGroups(), name)
 	}
@@ -69,8 +57,9 @@ func TestNewErrors(t *testing.T) {
 		{Config{Name: "rebn", MinibatchSize: -1}, Deps{}, "algo.minibatch_size = -1"},
 		{Config{Name: "ppo", ValueClip: -1}, Deps{}, "algo.value_clip = -1"},
 		{Config{Name: "ppo", CriticLR: -1}, Deps{}, "algo.critic_lr = -1"},
-		{Config{Name: "rebn"}, Deps{Loss: policy.LossConfig{KLCoef: 0.1}}, "needs a reference policy"},
-		{Config{Name: "rebn"}, Deps{Loss: policy.LossConfig{Agg: "mean"}}, `loss.agg = "mean"`},
+		{Config{Name: "rebn"}, Deps{Loss: LossConfig{KLCoef: 0.1}}, "needs a reference policy"},
+		{Config{Name: "rebn"}, Deps{Loss: LossConfig{Agg: "mean"}}, `loss.agg = "mean"`},
+		{Config{Name: "rebn"}, Deps{Loss: LossConfig{ClipEps: 2}}, "loss.clip_eps = 2"},
 	} {
 		_, err := New(tc.c, tc.deps)
 		assert.ErrorContains(t, err, tc.want, "%+v", tc.c)

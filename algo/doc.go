@@ -13,9 +13,12 @@
 //   - GRPO (and Dr.GRPO, RLOO): one advantage per episode from its group.
 //   - PPO: GAE over turns with a learned turn-level critic.
 //
-// Config (config.go) is the algo section of a training config; New builds
-// the algorithm it names, and the table there is the one list of
-// algorithms (Names), with what each needs from the trainer (NeedsCritic,
-// UsesGroups). The end-to-end learning tests, which train policies through
+// Config (config.go) is the algo section of a training config, the one
+// declaration of every algorithm setting; New builds the algorithm it
+// names (each reads its settings from that Config), and the table there is
+// the one list of algorithms (Names), with what each needs from the
+// trainer (NeedsCritic, UsesGroups). loss.go is the loss they all minimise
+// (LossConfig, the loss section; Loss, the per-token objective the policy
+// trainer's loss head consumes), update.go the shared update. The end-to-end learning tests, which train policies through
 // package train, live in train; the tests here are the unit suite.
 package algo

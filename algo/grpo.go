@@ -1,7 +1,6 @@
 package algo
 
 import (
-	"fmt"
 	"math/rand/v2"
 
 	"github.com/gemgo/gemgo/buffer"
@@ -26,43 +25,22 @@ const (
 // same initial state: the collector resets them with one seed). Every turn
 // of an episode gets the episode's advantage, so per-turn credit is lost:
 // the contrast the GEM paper draws with ReBN on multi-turn envs.
+//
+// It reads algo.name (the variant: "grpo", "dr-grpo" or "rloo"),
+// algo.epsilon (ε; 0 means 1e-6) and the update's settings from its Config.
 type GRPO struct {
-	Variant string       // algo.name: "grpo" (default), "dr-grpo" or "rloo"
-	Epsilon float64      // added to the group std; 0 means 1e-6
-	Opt     UpdateConfig // how the policy is optimised
+	cfg  Config
+	deps Deps
 }
 
 var _ Algorithm = (*GRPO)(nil)
 
-// DefaultGRPO returns GRPO with ε = 1e-6 and one epoch.
-func DefaultGRPO() *GRPO {
-	return &GRPO{Variant: VariantGRPO, Epsilon: 1e-6, Opt: UpdateConfig{Epochs: 1}}
-}
-
 // Name is the variant's name.
-func (a *GRPO) Name() string {
-	if a.Variant == "" {
-		return VariantGRPO
-	}
-	return a.Variant
-}
-
-// Validate checks the config, naming the field and the allowed values.
-func (a *GRPO) Validate() error {
-	switch a.Name() {
-	case VariantGRPO, VariantDrGRPO, VariantRLOO:
-	default:
-		return fmt.Errorf("algo.name = %q: the GRPO family allows %q, %q, %q", a.Variant, VariantGRPO, VariantDrGRPO, VariantRLOO)
-	}
-	if a.Epsilon < 0 {
-		return fmt.Errorf("algo.epsilon = %v: must be ≥ 0 (0 means 1e-6)", a.Epsilon)
-	}
-	return a.Opt.Validate()
-}
+func (a *GRPO) Name() string { return a.cfg.Name }
 
 // Update fills the group-relative advantages and optimises l.
 func (a *GRPO) Update(b *buffer.Buffer, l Learner, rng *rand.Rand) (Metrics, error) {
-	eps := a.Epsilon
+	eps := a.cfg.Epsilon
 	if eps == 0 {
 		eps = 1e-6
 	}
@@ -91,7 +69,7 @@ func (a *GRPO) Update(b *buffer.Buffer, l Learner, rng *rand.Rand) (Metrics, err
 		}
 	}
 	// 4. surrogate loss and optimizer steps
-	m, err := optimize(l, b, a.Opt, rng)
+	m, err := optimize(l, b, a.cfg, a.deps, rng)
 	if err != nil {
 		return nil, err
 	}

@@ -79,7 +79,7 @@ func TestPackedUpdateEqualsUnpacked(t *testing.T) {
 		require.NoError(t, err)
 		ref, err := policy.NewTrainer(rw, policy.OptimConfig{})
 		require.NoError(t, err)
-		a := &ReBN{Gamma: 0.9, Opt: UpdateConfig{Epochs: 1, Loss: policy.LossConfig{KLCoef: 0.1}, Reference: ref, Pack: pack}}
+		a := mustNew(t, Config{Name: "rebn", Gamma: 0.9, Epochs: 1, Pack: pack}, Deps{Loss: LossConfig{KLCoef: 0.1}, Reference: ref})
 		m, err := a.Update(&b, tr, rand.New(rand.NewPCG(9, 10)))
 		require.NoError(t, err)
 		return &b, tr, m
@@ -117,7 +117,7 @@ func TestPackNoSharingSameMinibatches(t *testing.T) {
 			latestEpisode(t, &b, 1+e%3)
 		}
 		l := &recorder{}
-		a := &ReBN{Gamma: 0.9, Opt: UpdateConfig{Epochs: 2, MinibatchSize: 4, Pack: pack}}
+		a := mustNew(t, Config{Name: "rebn", Gamma: 0.9, Epochs: 2, MinibatchSize: 4, Pack: pack}, Deps{})
 		_, err := a.Update(&b, l, rand.New(rand.NewPCG(11, 12)))
 		require.NoError(t, err)
 		return l.batches

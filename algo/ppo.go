@@ -25,46 +25,23 @@ type ValueLearner interface {
 // critic's at sampling time (stored by the collector). The critic is then
 // fitted to the returns A_t + V(s_t) with the (optionally clipped) value
 // loss, over the same epochs and minibatches as the policy.
+//
+// It reads algo.gamma (γ), algo.lambda (λ), algo.whiten, algo.value_clip
+// and the update's settings from its Config, and trains Deps.Critic.
 type PPO struct {
-	Gamma     float64      // discount over turns, [0, 1]
-	Lambda    float64      // GAE λ, [0, 1]
-	Whiten    bool         // normalise advantages over the batch
-	ValueClip float64      // clip range of the value update; 0: off
-	Critic    ValueLearner // the value network
-	Opt       UpdateConfig // how the policy is optimised
+	cfg  Config
+	deps Deps
 }
 
 var _ Algorithm = (*PPO)(nil)
 
-// DefaultPPO returns PPO with γ = 0.9, λ = 0.95, whitening and one epoch;
-// the caller sets the Critic.
-func DefaultPPO() *PPO {
-	return &PPO{Gamma: 0.9, Lambda: 0.95, Whiten: true, Opt: UpdateConfig{Epochs: 1}}
-}
-
 // Name is "ppo".
 func (a *PPO) Name() string { return "ppo" }
 
-// Validate checks the config, naming the field and the allowed range.
-func (a *PPO) Validate() error {
-	if err := checkGamma("algo.gamma", a.Gamma); err != nil {
-		return err
-	}
-	if !(a.Lambda >= 0 && a.Lambda <= 1) {
-		return fmt.Errorf("algo.lambda = %v: allowed [0, 1]", a.Lambda)
-	}
-	if !(a.ValueClip >= 0) {
-		return fmt.Errorf("algo.value_clip = %v: must be ≥ 0 (0: off)", a.ValueClip)
-	}
-	if a.Critic == nil {
-		return fmt.Errorf("ppo: no critic")
-	}
-	return a.Opt.Validate()
-}
-
 // Update computes GAE advantages, optimises the policy, then the critic.
 func (a *PPO) Update(b *buffer.Buffer, l Learner, rng *rand.Rand) (Metrics, error) {
-	if a.Critic == nil {
+	c, critic := a.cfg, a.deps.Critic
+	if critic == nil {
 		return nil, fmt.Errorf("ppo: no critic")
 	}
 	// 1. advantages: GAE over the turns of each episode
@@ -81,13 +58,13 @@ func (a *PPO) Update(b *buffer.Buffer, l Learner, rng *rand.Rand) (Metrics, erro
 				next[t] = tr.NextValue // used only when truncated
 			}
 		}
-		adv, ret := GAE(r, v, next, term, a.Gamma, a.Lambda)
+		adv, ret := GAE(r, v, next, term, c.Gamma, c.Lambda)
 		for t := range turns {
 			turns[t].Advantage, turns[t].Return = adv[t], ret[t]
 		}
 	}
 	// 2. normalize (optional whitening)
-	if a.Whiten {
+	if c.Whiten {
 		x := make([]float64, b.Len())
 		for i := range b.Transitions {
 			x[i] = b.Transitions[i].Advantage
@@ -97,18 +74,18 @@ func (a *PPO) Update(b *buffer.Buffer, l Learner, rng *rand.Rand) (Metrics, erro
 		}
 	}
 	// 3. clipped surrogate and policy optimizer steps
-	m, err := optimize(l, b, a.Opt, rng)
+	m, err := optimize(l, b, c, a.deps, rng)
 	if err != nil {
 		return nil, err
 	}
 	// 4. critic: value loss over the same epochs and minibatch size
-	size := a.Opt.MinibatchSize
+	size := c.MinibatchSize
 	if size == 0 {
 		size = b.Len()
 	}
 	var vloss, vclip float64
 	steps := 0
-	for epoch := 0; epoch < max(a.Opt.Epochs, 1); epoch++ {
+	for epoch := 0; epoch < max(c.Epochs, 1); epoch++ {
 		for _, mb := range b.Minibatches(size, rng) {
 			prompts := make([][]int, len(mb))
 			returns := make([]float64, len(mb))
@@ -117,7 +94,7 @@ func (a *PPO) Update(b *buffer.Buffer, l Learner, rng *rand.Rand) (Metrics, erro
 				tr := &b.Transitions[i]
 				prompts[j], returns[j], old[j] = tr.Prompt, tr.Return, tr.Value
 			}
-			vs, err := a.Critic.Step(prompts, returns, old, a.ValueClip)
+			vs, err := critic.Step(prompts, returns, old, c.ValueClip)
 			if err != nil {
 				return nil, fmt.Errorf("ppo: critic epoch %d: %w", epoch, err)
 			}

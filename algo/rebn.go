@@ -1,7 +1,6 @@
 package algo
 
 import (
-	"fmt"
 	"math/rand/v2"
 
 	"github.com/gemgo/gemgo/buffer"
@@ -16,39 +15,27 @@ import (
 // with the population std and ε = 1e-9 as in the paper's code. It keeps
 // REINFORCE's dense per-turn credit (any γ) and gains a baseline and a
 // scale from the batch, without a critic.
+//
+// It reads algo.gamma (γ), algo.epsilon (ε; 0 means 1e-9) and the update's
+// settings from its Config.
 type ReBN struct {
-	Gamma   float64      // discount factor over turns, [0, 1]
-	Epsilon float64      // added to the std; 0 means 1e-9
-	Opt     UpdateConfig // how the policy is optimised
+	cfg  Config
+	deps Deps
 }
 
 var _ Algorithm = (*ReBN)(nil)
 
-// DefaultReBN returns ReBN with γ = 0.9, ε = 1e-9 and one epoch.
-func DefaultReBN() *ReBN { return &ReBN{Gamma: 0.9, Epsilon: 1e-9, Opt: UpdateConfig{Epochs: 1}} }
-
 // Name is "rebn".
 func (a *ReBN) Name() string { return "rebn" }
 
-// Validate checks the config, naming the field and the allowed range.
-func (a *ReBN) Validate() error {
-	if err := checkGamma("algo.gamma", a.Gamma); err != nil {
-		return err
-	}
-	if a.Epsilon < 0 {
-		return fmt.Errorf("algo.epsilon = %v: must be ≥ 0 (0 means 1e-9)", a.Epsilon)
-	}
-	return a.Opt.Validate()
-}
-
 // Update fills the batch-normalised returns and optimises l.
 func (a *ReBN) Update(b *buffer.Buffer, l Learner, rng *rand.Rand) (Metrics, error) {
-	eps := a.Epsilon
+	eps := a.cfg.Epsilon
 	if eps == 0 {
 		eps = 1e-9
 	}
 	// 1. advantages: discounted returns per episode
-	episodeReturns(b, a.Gamma)
+	episodeReturns(b, a.cfg.Gamma)
 	g := make([]float64, b.Len())
 	for i := range b.Transitions {
 		g[i] = b.Transitions[i].Return
@@ -58,7 +45,7 @@ func (a *ReBN) Update(b *buffer.Buffer, l Learner, rng *rand.Rand) (Metrics, err
 		b.Transitions[i].Advantage = v
 	}
 	// 3. surrogate loss and optimizer steps
-	m, err := optimize(l, b, a.Opt, rng)
+	m, err := optimize(l, b, a.cfg, a.deps, rng)
 	if err != nil {
 		return nil, err
 	}

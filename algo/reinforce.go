@@ -15,36 +15,27 @@ import (
 // compared. The shared update applies the clipped surrogate over the
 // response tokens (with one epoch and ratios of 1 it is the plain policy
 // gradient).
+//
+// It reads algo.gamma (γ) and the update's settings from its Config.
 type REINFORCE struct {
-	Gamma float64      // discount factor over turns, [0, 1]
-	Opt   UpdateConfig // how the policy is optimised
+	cfg  Config
+	deps Deps
 }
 
 var _ Algorithm = (*REINFORCE)(nil)
 
-// DefaultREINFORCE returns REINFORCE with γ = 0.9 and one epoch.
-func DefaultREINFORCE() *REINFORCE { return &REINFORCE{Gamma: 0.9, Opt: UpdateConfig{Epochs: 1}} }
-
 // Name is "reinforce".
 func (a *REINFORCE) Name() string { return "reinforce" }
-
-// Validate checks the config, naming the field and the allowed range.
-func (a *REINFORCE) Validate() error {
-	if err := checkGamma("algo.gamma", a.Gamma); err != nil {
-		return err
-	}
-	return a.Opt.Validate()
-}
 
 // Update fills A_t = G_t and optimises l.
 func (a *REINFORCE) Update(b *buffer.Buffer, l Learner, rng *rand.Rand) (Metrics, error) {
 	// 1. advantages: the discounted return of each turn
-	episodeReturns(b, a.Gamma)
+	episodeReturns(b, a.cfg.Gamma)
 	for i := range b.Transitions {
 		b.Transitions[i].Advantage = b.Transitions[i].Return
 	}
 	// 2. surrogate loss and optimizer steps
-	m, err := optimize(l, b, a.Opt, rng)
+	m, err := optimize(l, b, a.cfg, a.deps, rng)
 	if err != nil {
 		return nil, err
 	}

@@ -20,9 +20,11 @@ type Algorithm interface {
 }
 
 // Learner is the policy optimiser the algorithms drive; *policy.Trainer
-// implements it.
+// implements it. Step minimises obj over batch for the policy
+// softmax(logits / temp) and returns, among its statistics, the log-prob
+// of every response token it saw (Stats.LogProbs).
 type Learner interface {
-	Step(batch []policy.Sequence, lc policy.LossConfig) (policy.Stats, error)
+	Step(batch []policy.Sequence, temp float64, obj policy.Objective) (policy.Stats, error)
 }
 
 // Reference gives a frozen policy's log-probs at a temperature (the loss's,
@@ -35,31 +37,6 @@ type Reference interface {
 // Metrics maps CleanRL-style names ("losses/policy_loss",
 // "charts/episodic_return", ...) to values.
 type Metrics map[string]float64
-
-// UpdateConfig is what every algorithm shares: how the policy is optimised
-// once the advantages are known.
-type UpdateConfig struct {
-	Epochs        int               // passes over the buffer per iteration; 0 means 1
-	MinibatchSize int               // transitions per optimizer step; 0 means the whole buffer
-	Loss          policy.LossConfig // clipped surrogate, entropy bonus, KL penalty, aggregation
-	Reference     Reference         // frozen policy for the KL penalty; nil: no penalty
-	Pack          bool              // train each episode's history-sharing turns as one packed sequence
-	PackRows      int               // the longest packed sequence (policy.MaxPackedLen); 0: no limit
-}
-
-// Validate checks uc, naming the field and the allowed range.
-func (uc UpdateConfig) Validate() error {
-	if uc.Epochs < 0 || uc.Epochs > 100 {
-		return fmt.Errorf("algo.epochs = %d: allowed [0, 100] (0 means 1)", uc.Epochs)
-	}
-	if uc.MinibatchSize < 0 {
-		return fmt.Errorf("algo.minibatch_size = %d: must be ≥ 0 (0 means the whole buffer)", uc.MinibatchSize)
-	}
-	if uc.Loss.KLCoef > 0 && uc.Reference == nil {
-		return fmt.Errorf("loss.kl_coef = %v needs a reference policy (set it to 0, or give a reference)", uc.Loss.KLCoef)
-	}
-	return uc.Loss.Validate()
-}
 
 // sequences turns transitions into training sequences, each response
 // token carrying its transition's advantage.
@@ -76,14 +53,17 @@ func sequences(b *buffer.Buffer, idx []int) []policy.Sequence {
 	return out
 }
 
-// optimize runs uc.Epochs passes of shuffled, length-bucketed minibatches
-// over b and returns the mean loss statistics.
-func optimize(l Learner, b *buffer.Buffer, uc UpdateConfig, rng *rand.Rand) (Metrics, error) {
+// optimize is the update every algorithm shares once the advantages are
+// known: c.Epochs passes of shuffled, length-bucketed minibatches of
+// c.MinibatchSize transitions over b (with c.Pack, packed episodes), each
+// one optimizer step on the Loss of d.Loss (loss.go). It returns the mean
+// loss statistics.
+func optimize(l Learner, b *buffer.Buffer, c Config, d Deps, rng *rand.Rand) (Metrics, error) {
 	m := Metrics{}
 	if b.Len() == 0 {
 		return m, fmt.Errorf("algo: empty buffer: collect episodes before updating")
 	}
-	size := uc.MinibatchSize
+	size := c.MinibatchSize
 	if size == 0 {
 		size = b.Len()
 	}
@@ -91,19 +71,19 @@ func optimize(l Learner, b *buffer.Buffer, uc UpdateConfig, rng *rand.Rand) (Met
 	// turns that share their history (packUnits); nothing sharing a prompt
 	// leaves one a transition, so the minibatches are the unpacked ones
 	units := b.SingleUnits()
-	if uc.Pack {
-		if packed := packUnits(b, uc.PackRows); len(packed) < b.Len() {
+	if c.Pack {
+		if packed := packUnits(b, d.PackRows); len(packed) < b.Len() {
 			units = packed
 		}
 	}
 	var ref [][]float32
-	if uc.Reference != nil && uc.Loss.KLCoef > 0 {
+	if d.Reference != nil && d.Loss.KLCoef > 0 {
 		t0 := time.Now()
 		all := make([]policy.Sequence, len(units))
 		for u, unit := range units {
 			all[u] = packedSequence(b, unit, nil)
 		}
-		packed, _, err := uc.Reference.Evaluate(all, uc.Loss.Temperature)
+		packed, _, err := d.Reference.Evaluate(all, d.Loss.Temperature)
 		if err != nil {
 			return m, fmt.Errorf("algo: reference log-probs: %w", err)
 		}
@@ -112,8 +92,9 @@ func optimize(l Learner, b *buffer.Buffer, uc UpdateConfig, rng *rand.Rand) (Met
 	}
 	tokens := 0
 	var sum policy.Stats
+	var lsum LossStats
 	steps := 0
-	for epoch := 0; epoch < max(uc.Epochs, 1); epoch++ {
+	for epoch := 0; epoch < max(c.Epochs, 1); epoch++ {
 		for _, mb := range b.UnitMinibatches(units, size, rng) {
 			batch := make([]policy.Sequence, len(mb))
 			for j, unit := range mb {
@@ -125,19 +106,27 @@ func optimize(l Learner, b *buffer.Buffer, uc UpdateConfig, rng *rand.Rand) (Met
 					tokens += len(br.Tail) + len(br.Response)
 				}
 			}
-			st, err := l.Step(batch, uc.Loss)
+			loss, err := NewLoss(d.Loss, batch)
+			if err != nil {
+				return m, fmt.Errorf("algo: epoch %d: %w", epoch, err)
+			}
+			st, err := l.Step(batch, d.Loss.Temperature, loss)
 			if err != nil {
 				return m, fmt.Errorf("algo: epoch %d: %w", epoch, err)
 			}
 			if math.IsNaN(st.Loss) || math.IsInf(st.Loss, 0) {
 				return m, fmt.Errorf("algo: epoch %d: loss is %v: lower the learning rate or raise optim.max_grad_norm clipping", epoch, st.Loss)
 			}
+			if err := checkLogProbs(batch, st.LogProbs); err != nil {
+				return m, fmt.Errorf("algo: epoch %d: %w", epoch, err)
+			}
+			ls := loss.Stats(batch, st.LogProbs)
 			sum.Loss += st.Loss
-			sum.PolicyLoss += st.PolicyLoss
+			lsum.PolicyLoss += ls.PolicyLoss
 			sum.Entropy += st.Entropy
-			sum.ApproxKL += st.ApproxKL
-			sum.ClipFrac += st.ClipFrac
-			sum.KL += st.KL
+			lsum.ApproxKL += ls.ApproxKL
+			lsum.ClipFrac += ls.ClipFrac
+			lsum.KL += ls.KL
 			sum.GradNorm += st.GradNorm
 			sum.LR = st.LR
 			steps++
@@ -145,16 +134,34 @@ func optimize(l Learner, b *buffer.Buffer, uc UpdateConfig, rng *rand.Rand) (Met
 	}
 	n := float64(steps)
 	m["losses/loss"] = sum.Loss / n
-	m["losses/policy_loss"] = sum.PolicyLoss / n
+	m["losses/policy_loss"] = lsum.PolicyLoss / n
 	m["losses/entropy"] = sum.Entropy / n
-	m["losses/approx_kl"] = sum.ApproxKL / n
-	m["losses/clipfrac"] = sum.ClipFrac / n
-	m["losses/kl"] = sum.KL / n
+	m["losses/approx_kl"] = lsum.ApproxKL / n
+	m["losses/clipfrac"] = lsum.ClipFrac / n
+	m["losses/kl"] = lsum.KL / n
 	m["losses/grad_norm"] = sum.GradNorm / n
 	m["charts/learning_rate"] = sum.LR
 	m["losses/optimizer_steps"] = n
 	m["perf/trained_tokens"] = float64(tokens)
 	return m, nil
+}
+
+// checkLogProbs checks that a learner returned one log-prob per response
+// token of batch.
+func checkLogProbs(batch []policy.Sequence, logp [][]float32) error {
+	if len(logp) != len(batch) {
+		return fmt.Errorf("the learner returned log-probs for %d of %d sequences", len(logp), len(batch))
+	}
+	for i := range batch {
+		n := len(batch[i].Response)
+		for _, br := range batch[i].Branches {
+			n += len(br.Response)
+		}
+		if len(logp[i]) != n {
+			return fmt.Errorf("the learner returned %d log-probs for the %d response tokens of sequence %d", len(logp[i]), n, i)
+		}
+	}
+	return nil
 }
 
 // episodeMetrics summarises the episodes of b.
@@ -191,11 +198,4 @@ func episodeReturns(b *buffer.Buffer, gamma float64) {
 			turns[i].Return = g
 		}
 	}
-}
-
-func checkGamma(field string, gamma float64) error {
-	if !(gamma >= 0 && gamma <= 1) {
-		return fmt.Errorf("%s = %v: allowed [0, 1]", field, gamma)
-	}
-	return nil
 }

@@ -122,12 +122,12 @@ func hasBranches(batch []Sequence) bool {
 }
 
 // checkSequence validates one sequence, and its branches, against the
-// model shape; needOld requires OldLogProbs.
-func checkSequence(i int, s *Sequence, c Config, needOld bool) error {
+// model shape.
+func checkSequence(i int, s *Sequence, c Config) error {
 	if len(s.Prompt) == 0 {
 		return fmt.Errorf("sequence %d: empty prompt (it must hold at least BOS)", i)
 	}
-	if err := checkTurn(len(s.Prompt), s.Response, s.Advantages, s.OldLogProbs, s.RefLogProbs, c, needOld); err != nil {
+	if err := checkTurn(len(s.Prompt), s.Response, s.Advantages, s.OldLogProbs, s.RefLogProbs, c); err != nil {
 		return fmt.Errorf("sequence %d: %w", i, err)
 	}
 	for j := range s.Branches {
@@ -138,7 +138,7 @@ func checkSequence(i int, s *Sequence, c Config, needOld bool) error {
 		case len(br.Tail) == 0:
 			return fmt.Errorf("sequence %d, branch %d: empty tail (a turn's prompt ends with its own SEP)", i, j)
 		}
-		if err := checkTurn(br.Prefix+len(br.Tail), br.Response, br.Advantages, br.OldLogProbs, br.RefLogProbs, c, needOld); err != nil {
+		if err := checkTurn(br.Prefix+len(br.Tail), br.Response, br.Advantages, br.OldLogProbs, br.RefLogProbs, c); err != nil {
 			return fmt.Errorf("sequence %d, branch %d: %w", i, j, err)
 		}
 		if err := checkTokens(fmt.Sprintf("sequence %d, branch %d: tail", i, j), br.Tail, c.Vocab); err != nil {
@@ -156,7 +156,7 @@ func checkSequence(i int, s *Sequence, c Config, needOld bool) error {
 
 // checkTurn validates one turn: a prompt of promptLen tokens and its
 // response with per-token data.
-func checkTurn(promptLen int, resp []int, adv, old, ref []float32, c Config, needOld bool) error {
+func checkTurn(promptLen int, resp []int, adv, old, ref []float32, c Config) error {
 	switch {
 	case len(resp) == 0:
 		return fmt.Errorf("empty response")
@@ -165,8 +165,8 @@ func checkTurn(promptLen int, resp []int, adv, old, ref []float32, c Config, nee
 			promptLen, len(resp), c.Context)
 	case adv != nil && len(adv) != len(resp):
 		return fmt.Errorf("%d advantages for %d response tokens", len(adv), len(resp))
-	case needOld && len(old) != len(resp):
-		return fmt.Errorf("%d old log-probs for %d response tokens (the clipped loss needs one per token)", len(old), len(resp))
+	case old != nil && len(old) != len(resp):
+		return fmt.Errorf("%d old log-probs for %d response tokens", len(old), len(resp))
 	case ref != nil && len(ref) != len(resp):
 		return fmt.Errorf("%d reference log-probs for %d response tokens", len(ref), len(resp))
 	}
@@ -183,44 +183,28 @@ func checkTurn(promptLen int, resp []int, adv, old, ref []float32, c Config, nee
 	return nil
 }
 
-// aggWeights returns the aggregation weight of each response token of each
-// sequence (see Aggregation), the sequence's own tokens first and then each
-// branch's: every packed turn weighs as the sequence it stands for.
-func aggWeights(batch []Sequence, lc LossConfig, context int) [][]float64 {
-	tokens, nseq := 0, 0
-	for i := range batch {
-		tokens += batch[i].responseTokens()
-		nseq += batch[i].turns()
-	}
-	normLen := lc.NormLen
-	if normLen == 0 {
-		normLen = context
-	}
-	weight := func(respLen int) float64 {
-		switch lc.Agg {
-		case SeqMeanTokenSum:
-			return 1 / float64(nseq)
-		case SeqMeanTokenMean:
-			return 1 / (float64(nseq) * float64(respLen))
-		case SeqMeanTokenSumNorm:
-			return 1 / (float64(nseq) * float64(normLen))
-		}
-		return 1 / float64(tokens)
-	}
-	w := make([][]float64, len(batch))
-	for i := range batch {
-		s := &batch[i]
-		w[i] = make([]float64, 0, s.responseTokens())
-		for range s.Response {
-			w[i] = append(w[i], weight(len(s.Response)))
-		}
-		for _, br := range s.Branches {
-			for range br.Response {
-				w[i] = append(w[i], weight(len(br.Response)))
+// Tokens returns the response tokens of s in training order, its own
+// response's and then each branch's, with each turn's per-token data
+// (Advantage 1, OldLogProb and RefLogProb NaN where the turn has none);
+// LogProb and Entropy are left for the trainer to fill.
+func (s *Sequence) Tokens() []Token {
+	out := make([]Token, 0, s.responseTokens())
+	turnRows(s, func(resp []int, adv, old, ref []float32, _ int) {
+		for i := range resp {
+			t := Token{Advantage: 1, OldLogProb: math.NaN(), RefLogProb: math.NaN(), TurnLen: len(resp)}
+			if adv != nil {
+				t.Advantage = float64(adv[i])
 			}
+			if old != nil {
+				t.OldLogProb = float64(old[i])
+			}
+			if ref != nil {
+				t.RefLogProb = float64(ref[i])
+			}
+			out = append(out, t)
 		}
-	}
-	return w
+	})
+	return out
 }
 
 // turnRows calls f for each turn of s, the sequence itself first: the
@@ -236,14 +220,26 @@ func turnRows(s *Sequence, f func(resp []int, adv, old, ref []float32, firstRow 
 	}
 }
 
+// responseRows calls f with the graph row of each response token of batch
+// (graph length L), sequence by sequence in Tokens order.
+func responseRows(batch []Sequence, L int, f func(seq, row int)) {
+	for r := range batch {
+		turnRows(&batch[r], func(resp []int, _, _, _ []float32, first int) {
+			for j := range resp {
+				f(r, r*L+first+j)
+			}
+		})
+	}
+}
+
 // fillPolicy writes sequences batch (at most gr.b) into the graph's
-// embedding, attention mask and loss data; rows past the batch are
+// embedding, attention mask and loss head, with softmax temperature temp
+// (> 0) and objective obj (nil: log-probs only); rows past the batch are
 // padding. Loss rows are the positions whose next token is a response
 // token.
-func fillPolicy[T Float](gr *graph[T], batch []Sequence, weights [][]float64, lc LossConfig) {
+func fillPolicy[T Float](gr *graph[T], batch []Sequence, temp float64, obj Objective) {
 	L, k, m := gr.length, gr.loss, gr.mask
-	k.lc = lc.withDefaults()
-	k.hasRef = false
+	k.temp, k.obj = temp, obj
 	for i := range k.target {
 		k.target[i] = -1
 		gr.embed.ids[i] = 0
@@ -278,26 +274,11 @@ func fillPolicy[T Float](gr *graph[T], batch []Sequence, weights [][]float64, lc
 			}
 			off += br.inputs()
 		}
-		j := 0
-		turnRows(s, func(resp []int, adv, old, ref []float32, first int) {
+		toks, j := s.Tokens(), 0
+		turnRows(s, func(resp []int, _, _, _ []float32, first int) {
 			for i, tok := range resp {
-				row := base + first + i
-				k.target[row] = tok
-				k.w[row] = weights[r][j]
+				k.target[base+first+i], k.tok[base+first+i] = tok, toks[j]
 				j++
-				k.adv[row] = 1
-				if adv != nil {
-					k.adv[row] = float64(adv[i])
-				}
-				k.old[row] = math.NaN() // no sampling log-prob: no ratio statistics
-				if old != nil {
-					k.old[row] = float64(old[i])
-				}
-				k.ref[row] = math.NaN() // no reference: no KL term
-				if ref != nil {
-					k.ref[row] = float64(ref[i])
-					k.hasRef = true
-				}
 			}
 		})
 	}

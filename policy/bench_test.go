@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/gemgo/gemgo/algo"
 	"github.com/gemgo/gemgo/policy"
 	"github.com/gemgo/gemgo/policy/internal/refmodel"
 )
@@ -30,13 +31,18 @@ func benchTrain(b *testing.B, d int) {
 
 // timeSteps times b.N training steps on w, cycling through batches, after
 // warm untimed steps (the first ones build the graphs).
-func timeSteps(b *testing.B, w *policy.Weights, oc policy.OptimConfig, batches [][]policy.Sequence, lc policy.LossConfig, warm int) {
+func timeSteps(b *testing.B, w *policy.Weights, oc policy.OptimConfig, batches [][]policy.Sequence, lc algo.LossConfig, warm int) {
 	tr, err := policy.NewTrainer(w, oc)
 	if err != nil {
 		b.Fatal(err)
 	}
 	step := func(i int) {
-		if _, err := tr.Step(batches[i%len(batches)], lc); err != nil {
+		batch := batches[i%len(batches)]
+		loss, err := algo.NewLoss(lc, batch)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := tr.Step(batch, 1, loss); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -109,7 +115,7 @@ func BenchmarkTrainStepRL(b *testing.B) {
 			s.Advantages = append(s.Advantages, float32(rng.NormFloat64()))
 		}
 	}
-	lc := policy.LossConfig{Kind: policy.PG, Agg: policy.TokenMean}
+	lc := algo.LossConfig{Kind: algo.PG, Agg: algo.TokenMean}
 	timeSteps(b, w, policy.OptimConfig{LR: 1e-3, MaxGradNorm: 1}, [][]policy.Sequence{seqs}, lc, 1)
 	b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "turns/s")
 }

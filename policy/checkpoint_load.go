@@ -196,7 +196,7 @@ func (r tensorReader) take(group string, s ParamSpec) ([]float32, error) {
 	v, ok := r.views[name]
 	if !ok {
 		hint := ""
-		if s.Name == "wout" {
+		if s.Name == paramWOut {
 			hint = " (the stored config has " + untiedFact + ")"
 		}
 		return nil, fmt.Errorf("missing tensor %q (shape %v) that the stored config calls for%s", name, s.Shape, hint)

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"fmt"
 	"math"
 	"runtime"
 )
@@ -16,17 +15,12 @@ type decoder struct {
 	kcache [][]float32 // per layer: slots × context × d
 	vcache [][]float32
 	p      map[string][]float32
-	layers []layerParams
+	layers []block[[]float32]
 	// scratch, grown as needed
 	x, h, q, k, v, a, f, t []float32
 	mean, rstd             []float32
 	scores                 []float32 // attention scores, one context-long row per worker
 	offsets                []int     // first packed row of each span
-}
-
-// layerParams are one block's parameters, looked up once per reset.
-type layerParams struct {
-	ln1g, ln1b, wq, bq, wk, bk, wv, bv, wo, bo, ln2g, ln2b, w1, b1, w2, b2 []float32
 }
 
 // span is a run of tokens fed to one slot, starting at position start.
@@ -56,10 +50,7 @@ func (dc *decoder) reset(w *Weights, slots int) {
 	}
 	dc.layers = dc.layers[:0]
 	for l := 0; l < c.Layers; l++ {
-		P := func(n string) []float32 { return dc.p[fmt.Sprintf("h%d.%s", l, n)] }
-		dc.layers = append(dc.layers, layerParams{ln1g: P("ln1.g"), ln1b: P("ln1.b"), wq: P("wq"), bq: P("bq"),
-			wk: P("wk"), bk: P("bk"), wv: P("wv"), bv: P("bv"), wo: P("wo"), bo: P("bo"),
-			ln2g: P("ln2.g"), ln2b: P("ln2.b"), w1: P("w1"), b1: P("b1"), w2: P("w2"), b2: P("b2")})
+		dc.layers = append(dc.layers, loadBlock(l, c.DModel, func(name string) []float32 { return dc.p[name] }))
 	}
 	if len(dc.kcache) != c.Layers {
 		dc.kcache, dc.vcache = make([][]float32, c.Layers), make([][]float32, c.Layers)
@@ -107,7 +98,7 @@ func (dc *decoder) forward(spans []span) []float32 {
 	dc.mean, dc.rstd = grow(dc.mean, m), grow(dc.rstd, m)
 	dc.scores = grow(dc.scores, runtime.GOMAXPROCS(0)*ctx)
 	heads := c.Heads
-	tok, pos := dc.p["tok_emb"], dc.p["pos_emb"]
+	tok, pos := dc.p[paramTokEmb], dc.p[paramPosEmb]
 	row := 0
 	for _, s := range spans {
 		for i, id := range s.tokens {
@@ -157,7 +148,7 @@ func (dc *decoder) forward(spans []span) []float32 {
 			x[i] += dc.h[i]
 		}
 	}
-	layerNormFwd(dc.h, x, dc.p["lnf.g"], dc.p["lnf.b"], dc.mean, dc.rstd, m, d)
+	layerNormFwd(dc.h, x, dc.p[paramLNFGain], dc.p[paramLNFBias], dc.mean, dc.rstd, m, d)
 	return dc.h[:m*d]
 }
 
@@ -225,8 +216,8 @@ func attend(out, q, kc, vc []float32, pos, heads int, sc []float32) {
 // embeddings.
 func (dc *decoder) logits(dst, hidden []float32, n int) {
 	if dc.c.TieEmbeddings {
-		linearFwdT(dst, hidden, dc.p["tok_emb"], dc.p["bout"], n, dc.c.DModel, dc.c.Vocab)
+		linearFwdT(dst, hidden, dc.p[paramTokEmb], dc.p[paramBOut], n, dc.c.DModel, dc.c.Vocab)
 		return
 	}
-	linearFwd(dst, hidden, dc.p["wout"], dc.p["bout"], n, dc.c.DModel, dc.c.Vocab)
+	linearFwd(dst, hidden, dc.p[paramWOut], dc.p[paramBOut], n, dc.c.DModel, dc.c.Vocab)
 }

@@ -1,173 +1,82 @@
 package policy
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
 	"gorgonia.org/tensor"
 )
 
-// Aggregation says how the per-token losses of a minibatch are combined
-// into one scalar. Every choice weights token i of sequence s by w_s,i and
-// sums; the weights are:
-type Aggregation string
-
-const (
-	// TokenMean (the default): every response token in the minibatch counts
-	// the same, w = 1 / (response tokens in the minibatch). Long responses
-	// weigh more than short ones.
-	TokenMean Aggregation = "token-mean"
-	// SeqMeanTokenSum: sum over a sequence's tokens, mean over sequences,
-	// w = 1 / (sequences). A sequence's weight grows with its length.
-	SeqMeanTokenSum Aggregation = "seq-mean-token-sum"
-	// SeqMeanTokenMean: mean over a sequence's tokens, then mean over
-	// sequences, w = 1 / (sequences · that sequence's response tokens).
-	// Every sequence weighs the same whatever its length.
-	SeqMeanTokenMean Aggregation = "seq-mean-token-mean"
-	// SeqMeanTokenSumNorm (Dr. GRPO): sum over tokens divided by sequences
-	// times a constant length, w = 1 / (sequences · LossConfig.NormLen); with
-	// NormLen 0 the model's context length. The PyTorch reference's loss
-	// (scripts/torchref) is this with Kind PG and NormLen = its 32 positions.
-	SeqMeanTokenSumNorm Aggregation = "seq-mean-token-sum-norm"
-)
-
-// LossKind selects the per-token policy term.
-type LossKind string
-
-const (
-	// Clip (the default) is PPO's clipped surrogate −min(ρ·A, clip(ρ, 1−ε, 1+ε)·A)
-	// with ρ = exp(logp − old logp).
-	Clip LossKind = "clip"
-	// PG is the plain policy gradient −A·logp (REINFORCE, and with A = 1 the
-	// negative log-likelihood). OldLogProbs are then only used for statistics.
-	PG LossKind = "pg"
-)
-
-// LossConfig configures Trainer.Step's loss. Per response token i the loss
-// is policy_i − EntropyCoef·H_i + KLCoef·k3_i, where H_i is the entropy of
-// the full softmax at that position and k3_i = exp(r) − r − 1 with
-// r = ref logp − logp (the k3 estimator of KL(π‖π_ref); only when the
-// sequences carry RefLogProbs). Tokens are combined by Agg.
-//
-// The policy trained is softmax(logits / Temperature): the distribution a
-// sampler at that temperature draws from, so OldLogProbs and RefLogProbs
-// must be taken at the same temperature (Sampler at SampleConfig's,
-// Trainer.Evaluate with the same argument), as verl does. A trainer gets
-// it from sample.temperature, never from the loss section.
-type LossConfig struct {
-	Kind        LossKind    `yaml:"kind"`         // "clip" or "pg"; "" means Clip
-	ClipEps     float64     `yaml:"clip_eps"`     // ε of the clipped surrogate; 0 means 0.2
-	EntropyCoef float64     `yaml:"entropy_coef"` // weight of the entropy bonus (≥ 0)
-	KLCoef      float64     `yaml:"kl_coef"`      // weight of the KL penalty (≥ 0)
-	Agg         Aggregation `yaml:"agg"`          // "" means TokenMean
-	NormLen     int         `yaml:"norm_len"`     // SeqMeanTokenSumNorm's constant length; 0 means Config.Context
-	Temperature float64     `yaml:"-"`            // the trained policy's softmax temperature; 0 means 1 (set from sample.temperature)
+// Token is one response token as an Objective sees it: what the policy
+// computed at the token (its log-prob and the entropy at its position,
+// both of the tempered softmax) and the per-token data of its Sequence.
+type Token struct {
+	LogProb    float64 // log π(token | context) of softmax(logits / temperature)
+	Entropy    float64 // entropy of that softmax at the token's position
+	Advantage  float64 // the turn's Advantages; 1 without any
+	OldLogProb float64 // the turn's OldLogProbs (the sampling policy's); NaN without any
+	RefLogProb float64 // the turn's RefLogProbs (a reference policy's); NaN without any
+	TurnLen    int     // response tokens of the token's turn
 }
 
-func (lc LossConfig) withDefaults() LossConfig {
-	if lc.Kind == "" {
-		lc.Kind = Clip
-	}
-	if lc.ClipEps == 0 {
-		lc.ClipEps = 0.2
-	}
-	if lc.Agg == "" {
-		lc.Agg = TokenMean
-	}
-	if lc.Temperature == 0 {
-		lc.Temperature = 1
-	}
-	return lc
+// TokenLoss is one token's term of the loss a Trainer minimises,
+// Σ Weight·Loss over the response tokens of a batch, and the derivatives of
+// Loss with respect to the token's log-prob and entropy, from which the
+// trainer's kernel computes the gradient with respect to the logits.
+type TokenLoss struct {
+	Weight   float64 // the token's weight in the sum (the loss's aggregation)
+	Loss     float64 // the token's loss
+	DLogProb float64 // ∂Loss/∂LogProb
+	DEntropy float64 // ∂Loss/∂Entropy
 }
 
-// Validate checks lc, naming the field (by its key in a training config's
-// loss section) and the allowed values.
-func (lc LossConfig) Validate() error {
-	lc = lc.withDefaults()
-	switch {
-	case lc.Kind != Clip && lc.Kind != PG:
-		return fmt.Errorf("loss.kind = %q: allowed %q, %q", lc.Kind, Clip, PG)
-	case !(lc.ClipEps > 0 && lc.ClipEps < 1):
-		return fmt.Errorf("loss.clip_eps = %v: allowed (0, 1)", lc.ClipEps)
-	case !(lc.EntropyCoef >= 0) || math.IsInf(lc.EntropyCoef, 0):
-		return fmt.Errorf("loss.entropy_coef = %v: must be finite and ≥ 0", lc.EntropyCoef)
-	case !(lc.KLCoef >= 0) || math.IsInf(lc.KLCoef, 0):
-		return fmt.Errorf("loss.kl_coef = %v: must be finite and ≥ 0", lc.KLCoef)
-	case lc.NormLen < 0:
-		return fmt.Errorf("loss.norm_len = %d: must be ≥ 0", lc.NormLen)
-	case checkTemperature(lc.Temperature) != nil:
-		return fmt.Errorf("sample.temperature = %w", checkTemperature(lc.Temperature))
-	}
-	switch lc.Agg {
-	case TokenMean, SeqMeanTokenSum, SeqMeanTokenMean, SeqMeanTokenSumNorm:
-		return nil
-	}
-	return fmt.Errorf("loss.agg = %q: allowed %q, %q, %q, %q", lc.Agg, TokenMean, SeqMeanTokenSum, SeqMeanTokenMean, SeqMeanTokenSumNorm)
+// Objective is the loss Trainer.Step minimises, one response token at a
+// time; package algo writes the RL objectives. Token must depend only on
+// its argument: the trainer calls it once per response token in the
+// forward pass of each graph run, in no promised order.
+type Objective interface {
+	Token(t Token) TokenLoss
 }
 
-// policyLossK is the fused loss head: log-softmax of the logits (n×vocab)
-// over the temperature, the log-prob of each row's target, the entropy of
-// the row's distribution and the weighted per-token loss, summed into a
-// scalar. Rows with target −1 carry no loss (prompt and padding).
+// nll is the supervised objective of SupervisedStep: the mean negative
+// log-likelihood of the response tokens, weight 1/tokens each.
+type nll struct{ w float64 }
+
+func (o nll) Token(t Token) TokenLoss {
+	return TokenLoss{Weight: o.w, Loss: -t.Advantage * t.LogProb, DLogProb: -t.Advantage}
+}
+
+// policyLossK is the loss head: the log-softmax of the logits (n×vocab)
+// over the temperature, the log-prob of each row's target and the entropy
+// of the row's distribution; the Objective turns those into the loss
+// Σ Weight·Loss, and backward carries its derivatives with respect to the
+// log-prob and the entropy into the logits. Rows with target −1 carry no
+// loss (prompt and padding).
 type policyLossK[T Float] struct {
 	n, vocab int
-	lc       LossConfig
-	hasRef   bool      // some row has a reference log-prob
+	temp     float64   // the softmax temperature (> 0)
+	obj      Objective // nil: log-probs and entropies only (Evaluate)
 	target   []int     // per row, −1: no loss
-	w        []float64 // aggregation weight per row
-	adv      []float64
-	old      []float64 // NaN: none (allowed for PG)
-	ref      []float64 // NaN: no reference for this row
+	tok      []Token   // per row: the token's data; forward fills LogProb and Entropy
 	// saved by forward
-	lp     []T       // log softmax, n×vocab
-	logp   []float64 // log-prob of the target
-	ent    []float64 // entropy
-	pgTerm []float64 // the policy term per row
-	dLogp  []float64 // ∂loss_i/∂logp_i per row (policy and KL terms)
-	scaled []T       // one row of logits / temperature (temperature ≠ 1)
+	lp     []T         // log softmax, n×vocab
+	terms  []TokenLoss // the objective's answer per row
+	scaled []T         // one row of logits / temperature (temperature ≠ 1)
 }
 
 func newPolicyLossK[T Float](n, vocab int) *policyLossK[T] {
-	return &policyLossK[T]{n: n, vocab: vocab,
-		target: make([]int, n), w: make([]float64, n), adv: make([]float64, n), old: make([]float64, n), ref: make([]float64, n),
-		lp: make([]T, n*vocab), logp: make([]float64, n), ent: make([]float64, n), pgTerm: make([]float64, n), dLogp: make([]float64, n)}
+	return &policyLossK[T]{n: n, vocab: vocab, temp: 1, target: make([]int, n), tok: make([]Token, n),
+		lp: make([]T, n*vocab), terms: make([]TokenLoss, n)}
 }
 
 func (k *policyLossK[T]) String() string         { return fmt.Sprintf("policyloss(%d,%d)", k.n, k.vocab) }
 func (k *policyLossK[T]) outShape() tensor.Shape { return tensor.Shape{} }
 func (k *policyLossK[T]) diffWRT(n int) []bool   { return []bool{true} }
 
-// tokenLoss returns the loss of one token with log-prob lp and entropy h,
-// the policy term, and ∂loss/∂lp (without the entropy term).
-func (k *policyLossK[T]) tokenLoss(i int, lp, h float64) (loss, pg, dlp float64) {
-	a := k.adv[i]
-	switch k.lc.Kind {
-	case PG:
-		pg, dlp = -a*lp, -a
-	default:
-		rho := math.Exp(lp - k.old[i])
-		eps := k.lc.ClipEps
-		s1 := rho * a
-		s2 := math.Min(math.Max(rho, 1-eps), 1+eps) * a
-		if s1 <= s2 {
-			pg, dlp = -s1, -s1
-		} else {
-			pg, dlp = -s2, 0
-		}
-	}
-	loss = pg - k.lc.EntropyCoef*h
-	if k.lc.KLCoef != 0 && !math.IsNaN(k.ref[i]) {
-		r := k.ref[i] - lp
-		er := math.Exp(r)
-		loss += k.lc.KLCoef * (er - r - 1)
-		dlp += k.lc.KLCoef * (1 - er)
-	}
-	return loss, pg, dlp
-}
-
 func (k *policyLossK[T]) forward(out []T, in [][]T) {
 	z, V := in[0], k.vocab
-	inv := T(1 / k.lc.Temperature)
+	inv := T(1 / k.temp)
 	if inv != 1 && len(k.scaled) < V {
 		k.scaled = make([]T, V)
 	}
@@ -184,33 +93,76 @@ func (k *policyLossK[T]) forward(out []T, in [][]T) {
 			zi = k.scaled[:V]
 		}
 		h := float64(logSoftmaxRow(lp, zi))
-		k.logp[i], k.ent[i] = float64(lp[t]), h
-		loss, pg, dlp := k.tokenLoss(i, float64(lp[t]), h)
-		k.pgTerm[i], k.dLogp[i] = pg, dlp
-		total += k.w[i] * loss
+		k.tok[i].LogProb, k.tok[i].Entropy = float64(lp[t]), h
+		if k.obj == nil {
+			continue
+		}
+		tl := k.obj.Token(k.tok[i])
+		k.terms[i] = tl
+		total += tl.Weight * tl.Loss
 	}
 	out[0] = T(total)
 }
 
+// backward writes ∂loss/∂z for the target rows: with p = softmax(z/T) and
+// s the token's weight times the incoming gradient over T,
+//
+//	∂logp_t/∂(z_j/T) = 1[j = t] − p_j
+//	∂H/∂(z_j/T)      = −p_j·(log p_j + H)
 func (k *policyLossK[T]) backward(dIn [][]T, dOut, _ []T, _ [][]T) {
-	// the gradient with respect to logits / temperature, times 1/temperature
-	dz, V, g := dIn[0], k.vocab, float64(dOut[0])/k.lc.Temperature
-	ce := k.lc.EntropyCoef
+	dz, V, g := dIn[0], k.vocab, float64(dOut[0])/k.temp
 	for i, t := range k.target {
 		if t < 0 {
 			continue // the head reads the gradient of target rows only
 		}
 		lp, d := k.lp[i*V:(i+1)*V], dz[i*V:(i+1)*V]
-		s := g * k.w[i]
-		dl, h := k.dLogp[i]*s, k.ent[i]
+		tl := k.terms[i]
+		s := g * tl.Weight
+		dl, dh, h := tl.DLogProb*s, -s*tl.DEntropy, k.tok[i].Entropy
 		copy(d, lp)
 		expSlice(d) // the probabilities, in d's place
 		for j, l := range lp {
 			p := float64(d[j])
-			d[j] = T(-dl*p + s*ce*p*(float64(l)+h))
+			d[j] = T(-dl*p + dh*p*(float64(l)+h))
 		}
 		d[t] += T(dl)
 	}
+}
+
+// LossHead evaluates the trainer's loss head in float64 on explicit logits
+// (len(toks) rows of vocab values, row-major): row i predicts target
+// targets[i] (−1: no loss) with the per-token data toks[i], at softmax
+// temperature temp (0 means 1). It returns the loss Σ Weight·Loss and its
+// gradient with respect to the logits: what Trainer.Step computes above
+// the output projection, for finite-difference checks of an Objective.
+func LossHead(logits []float64, targets []int, toks []Token, temp float64, obj Objective) (loss float64, grad []float64, err error) {
+	n := len(targets)
+	switch {
+	case n == 0 || len(toks) != n || len(logits)%n != 0:
+		return 0, nil, fmt.Errorf("loss head: %d logits, %d targets and %d tokens do not make rows", len(logits), n, len(toks))
+	case obj == nil:
+		return 0, nil, errors.New("loss head: no objective")
+	case CheckTemperature(temp) != nil:
+		return 0, nil, fmt.Errorf("loss head: temperature %w", CheckTemperature(temp))
+	}
+	if temp == 0 {
+		temp = 1
+	}
+	V := len(logits) / n
+	k := newPolicyLossK[float64](n, V)
+	k.temp, k.obj = temp, obj
+	copy(k.target, targets)
+	copy(k.tok, toks)
+	for _, t := range targets {
+		if t >= V {
+			return 0, nil, fmt.Errorf("loss head: target %d outside the %d logits of a row", t, V)
+		}
+	}
+	var out [1]float64
+	k.forward(out[:], [][]float64{logits})
+	grad = make([]float64, len(logits))
+	k.backward([][]float64{grad}, []float64{1}, nil, nil)
+	return out[0], grad, nil
 }
 
 // valueLossK is the critic's loss: values v (n×1), read at one row per

@@ -10,71 +10,76 @@ import (
 	"gorgonia.org/tensor"
 )
 
-// Hand-computed per-token losses: vocab 2 with equal logits, so logp = −ln 2
-// and H = ln 2 for either target.
-func TestPolicyLossValues(t *testing.T) {
+// The loss head's per-token inputs, hand-computed: vocab 2 with equal
+// logits gives logp = −ln 2 and H = ln 2 for either target; at temperature
+// 2 the logits (1, 0) are (0.5, 0), so target 1 has logp = −log(1 + e^0.5)
+// and target 0 has logp = 0.5 − log(1 + e^0.5).
+func TestLossHeadTokens(t *testing.T) {
 	ln2 := math.Ln2
-	for _, tc := range []struct {
-		name     string
-		lc       LossConfig
-		adv, old float64
-		ref      float64
-		want     float64
-		wantClip bool
+	rec := &recordObjective{}
+	toks := []Token{{Advantage: 2, OldLogProb: -1, RefLogProb: math.NaN(), TurnLen: 3}, {Advantage: 1, TurnLen: 1}, {}}
+	loss, _, err := LossHead([]float64{0.7, 0.7, 3, 4, 9, 9}, []int{1, 0, -1}, toks, 0, rec)
+	require.NoError(t, err)
+	require.Len(t, rec.seen, 2, "the padding row is not a token")
+	assert.InDelta(t, -ln2, rec.seen[0].LogProb, 1e-12)
+	assert.InDelta(t, ln2, rec.seen[0].Entropy, 1e-12)
+	assert.Equal(t, 2.0, rec.seen[0].Advantage, "the token's data reach the objective")
+	assert.Equal(t, -1.0, rec.seen[0].OldLogProb)
+	assert.Equal(t, 3, rec.seen[0].TurnLen)
+	assert.InDelta(t, 3-math.Log(math.Exp(3)+math.Exp(4)), rec.seen[1].LogProb, 1e-12)
+	// the loss is Σ Weight·Loss with the recorder's Weight 0.5 and Loss −logp
+	assert.InDelta(t, 0.5*(ln2-rec.seen[1].LogProb), loss, 1e-12)
+
+	rec = &recordObjective{}
+	_, _, err = LossHead([]float64{1, 0, 1, 0}, []int{1, 0}, make([]Token, 2), 2, rec)
+	require.NoError(t, err)
+	assert.InDelta(t, -math.Log(1+math.Exp(0.5)), rec.seen[0].LogProb, 1e-12)
+	assert.InDelta(t, 0.5-math.Log(1+math.Exp(0.5)), rec.seen[1].LogProb, 1e-12)
+
+	for _, bad := range []struct {
+		logits  []float64
+		targets []int
+		temp    float64
+		obj     Objective
+		want    string
 	}{
-		{"ratio 1", LossConfig{Kind: Clip, ClipEps: 0.2}, 2, -ln2, math.NaN(), -2, false},
-		{"ratio 1.5 positive A is clipped", LossConfig{Kind: Clip, ClipEps: 0.2}, 1, -ln2 - math.Log(1.5), math.NaN(), -1.2, true},
-		{"ratio 1.5 negative A is not", LossConfig{Kind: Clip, ClipEps: 0.2}, -1, -ln2 - math.Log(1.5), math.NaN(), 1.5, true},
-		{"ratio 0.5 negative A is clipped", LossConfig{Kind: Clip, ClipEps: 0.2}, -1, -ln2 + math.Log(2), math.NaN(), 0.8, true},
-		{"pg", LossConfig{Kind: PG}, 3, -ln2, math.NaN(), 3 * ln2, false},
-		{"entropy bonus", LossConfig{Kind: PG, EntropyCoef: 0.5}, 1, -ln2, math.NaN(), ln2 - 0.5*ln2, false},
-		// k3 with r = ref − logp = ln 2: e^r − r − 1 = 1 − ln 2
-		{"kl", LossConfig{Kind: PG, KLCoef: 2}, 0, -ln2, 0, 2 * (1 - ln2), false},
+		{[]float64{1, 2, 3}, []int{0, 1}, 1, rec, "do not make rows"},
+		{[]float64{1, 2}, []int{2}, 1, rec, "outside"},
+		{[]float64{1, 2}, []int{0}, -1, rec, "temperature -1"},
+		{[]float64{1, 2}, []int{0}, 1, nil, "no objective"},
 	} {
-		k := newPolicyLossK[float64](1, 2)
-		k.lc = tc.lc.withDefaults()
-		k.target[0], k.w[0], k.adv[0], k.old[0], k.ref[0] = 1, 1, tc.adv, tc.old, tc.ref
-		var out [1]float64
-		k.forward(out[:], [][]float64{{0.7, 0.7}})
-		assert.InDelta(t, tc.want, out[0], 1e-12, tc.name)
-		var st Stats
-		tokenStats(k, &st)
-		assert.Equal(t, tc.wantClip, st.ClipFrac == 1, tc.name)
-		assert.InDelta(t, ln2, st.Entropy, 1e-12, tc.name)
+		_, _, err := LossHead(bad.logits, bad.targets, make([]Token, len(bad.targets)), bad.temp, bad.obj)
+		assert.ErrorContains(t, err, bad.want)
 	}
-	// at temperature 2 the logits (1, 0) are (0.5, 0): target 1 has
-	// log-prob −log(1 + e^0.5), and the PG loss with A = 1 is its negative
-	k := newPolicyLossK[float64](1, 2)
-	k.lc = LossConfig{Kind: PG, Temperature: 2}.withDefaults()
-	k.target[0], k.w[0], k.adv[0], k.old[0], k.ref[0] = 1, 1, 1, math.NaN(), math.NaN()
-	var out [1]float64
-	k.forward(out[:], [][]float64{{1, 0}})
-	assert.InDelta(t, math.Log(1+math.Exp(0.5)), out[0], 1e-12)
 }
 
-// The fused loss head on its own (log-softmax gather, entropy, clipped
-// surrogate, KL) against finite differences, with padding rows.
-func TestGradPolicyLoss(t *testing.T) {
+// recordObjective remembers the tokens it was asked about; its loss is
+// 0.5·(−logp) per token.
+type recordObjective struct{ seen []Token }
+
+func (r *recordObjective) Token(t Token) TokenLoss {
+	r.seen = append(r.seen, t)
+	return TokenLoss{Weight: 0.5, Loss: -t.LogProb, DLogProb: -1}
+}
+
+// The loss head on its own (log-softmax gather, entropy, and the chain
+// rule from ∂loss/∂logp and ∂loss/∂H into the logits) against finite
+// differences, with padding rows, at temperatures 1, 0.6 and 1.7.
+func TestGradLossHead(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 32))
 	n, V := 6, 5
-	for _, lc := range []LossConfig{
-		{Kind: Clip, ClipEps: 0.2},
-		{Kind: PG, EntropyCoef: 0.7},
-		{Kind: Clip, ClipEps: 0.3, EntropyCoef: 0.2, KLCoef: 0.9},
-		{Kind: Clip, ClipEps: 0.3, EntropyCoef: 0.2, KLCoef: 0.9, Temperature: 0.6},
-		{Kind: PG, EntropyCoef: 0.4, KLCoef: 0.5, Temperature: 1.7},
+	for _, obj := range []testObjective{
+		{w: 0.3, square: 0.4},
+		{w: 0.7, entropy: 0.9, temp: 0.6},
+		{w: 1.1, entropy: 0.2, square: -0.3, temp: 1.7},
 	} {
 		k := newPolicyLossK[float64](n, V)
-		k.lc = lc.withDefaults()
+		k.obj, k.temp = obj, obj.temperature()
 		for i := range n {
 			k.target[i] = rng.IntN(V)
-			k.w[i] = rng.Float64()
-			k.adv[i] = rng.NormFloat64()
-			k.old[i] = -1.6 + 0.5*rng.NormFloat64()
-			k.ref[i] = -1.6 + 0.5*rng.NormFloat64()
+			k.tok[i] = Token{Advantage: rng.NormFloat64(), TurnLen: 1}
 		}
 		k.target[2], k.target[5] = -1, -1 // padding
-		k.ref[3] = math.NaN()             // no reference
 		checkKernel(t, k, []tensor.Shape{{n, V}}, [][]float64{randData(rng, n*V, 1)}, rng)
 	}
 }
@@ -93,42 +98,5 @@ func TestValueLossValuesAndGrad(t *testing.T) {
 	for _, clip := range []float64{0, 0.3} {
 		k := &valueLossK[float64]{n: 5, rows: []int{4, 1, 0}, returns: []float64{1, -1, 0.5}, old: []float64{0.2, -0.5, 1.5}, clip: clip}
 		checkKernel(t, k, []tensor.Shape{{5, 1}}, [][]float64{{0.9, -0.2, 7, 7, 1.6}}, rng)
-	}
-}
-
-func TestAggregationWeights(t *testing.T) {
-	batch := []Sequence{{Response: make([]int, 2)}, {Response: make([]int, 6)}}
-	for agg, want := range map[Aggregation][2]float64{
-		TokenMean:           {1.0 / 8, 1.0 / 8},
-		SeqMeanTokenSum:     {1.0 / 2, 1.0 / 2},
-		SeqMeanTokenMean:    {1.0 / 4, 1.0 / 12},
-		SeqMeanTokenSumNorm: {1.0 / 20, 1.0 / 20},
-	} {
-		w := aggWeights(batch, LossConfig{Agg: agg, NormLen: 10}, 32)
-		require.Len(t, w[0], 2)
-		require.Len(t, w[1], 6)
-		assert.InDelta(t, want[0], w[0][1], 1e-15, agg)
-		assert.InDelta(t, want[1], w[1][5], 1e-15, agg)
-	}
-	w := aggWeights(batch, LossConfig{Agg: SeqMeanTokenSumNorm}, 32)
-	assert.InDelta(t, 1.0/64, w[0][0], 1e-15, "NormLen 0 means the context")
-}
-
-func TestLossConfigValidate(t *testing.T) {
-	require.NoError(t, LossConfig{}.Validate())
-	for _, tc := range []struct {
-		lc   LossConfig
-		want string
-	}{
-		{LossConfig{Kind: "ppo2"}, "loss.kind"},
-		{LossConfig{ClipEps: 1.5}, "loss.clip_eps"},
-		{LossConfig{EntropyCoef: -1}, "loss.entropy_coef"},
-		{LossConfig{KLCoef: math.NaN()}, "loss.kl_coef"},
-		{LossConfig{Agg: "mean"}, "loss.agg"},
-		{LossConfig{NormLen: -3}, "loss.norm_len"},
-		{LossConfig{Temperature: -0.5}, "sample.temperature"},
-		{LossConfig{Temperature: math.Inf(1)}, "sample.temperature"},
-	} {
-		require.ErrorContains(t, tc.lc.Validate(), tc.want)
 	}
 }

@@ -71,36 +71,36 @@ func newGraph[T Float](w *Weights, params [][]T, b, length int, critic bool) (*g
 	} else if length > c.Context {
 		return nil, fmt.Errorf("critic graph length %d exceeds model.context %d", length, c.Context)
 	}
-	x := must(apply[T](gr.embed, P("tok_emb"), P("pos_emb"))) // (n, d)
+	x := must(apply[T](gr.embed, P(paramTokEmb), P(paramPosEmb))) // (n, d)
 	shape := tensor.Shape{n, d}
 	for l := 0; l < c.Layers; l++ {
-		p := fmt.Sprintf("h%d.", l)
-		h := must(apply[T](newLayerNormK[T](n, d), x, P(p+"ln1.g"), P(p+"ln1.b")))
-		q := must(apply[T](newLinearK[T](n, d, d, false), h, P(p+"wq"), P(p+"bq"))) // (n, d), heads side by side
-		k := must(apply[T](newLinearK[T](n, d, d, false), h, P(p+"wk"), P(p+"bk")))
-		v := must(apply[T](newLinearK[T](n, d, d, false), h, P(p+"wv"), P(p+"bv")))
+		p := loadBlock(l, d, P)
+		h := must(apply[T](newLayerNormK[T](n, d), x, p.ln1g, p.ln1b))
+		q := must(apply[T](newLinearK[T](n, d, d, false), h, p.wq, p.bq)) // (n, d), heads side by side
+		k := must(apply[T](newLinearK[T](n, d, d, false), h, p.wk, p.bk))
+		v := must(apply[T](newLinearK[T](n, d, d, false), h, p.wv, p.bv))
 		a := must(apply[T](newAttentionK[T](b, length, d, c.Heads, gr.mask), q, k, v))
-		o := must(apply[T](newLinearK[T](n, d, d, false), a, P(p+"wo"), P(p+"bo")))
+		o := must(apply[T](newLinearK[T](n, d, d, false), a, p.wo, p.bo))
 		x = must(apply[T](&addK[T]{shape}, x, o))
-		h = must(apply[T](newLayerNormK[T](n, d), x, P(p+"ln2.g"), P(p+"ln2.b")))
-		f := must(apply[T](newLinearK[T](n, d, 4*d, true), h, P(p+"w1"), P(p+"b1"))) // (n, 4d)
-		f = must(apply[T](newLinearK[T](n, 4*d, d, false), f, P(p+"w2"), P(p+"b2")))
+		h = must(apply[T](newLayerNormK[T](n, d), x, p.ln2g, p.ln2b))
+		f := must(apply[T](newLinearK[T](n, d, 4*d, true), h, p.w1, p.b1)) // (n, 4d)
+		f = must(apply[T](newLinearK[T](n, 4*d, d, false), f, p.w2, p.b2))
 		x = must(apply[T](&addK[T]{shape}, x, f))
 	}
-	x = must(apply[T](newLayerNormK[T](n, d), x, P("lnf.g"), P("lnf.b")))
+	x = must(apply[T](newLayerNormK[T](n, d), x, P(paramLNFGain), P(paramLNFBias)))
 	if critic {
-		v := must(apply[T](newLinearK[T](n, d, 1, false), x, P("vhead.w"), P("vhead.b"))) // (n, 1)
+		v := must(apply[T](newLinearK[T](n, d, 1, false), x, P(paramVHeadW), P(paramVHeadB))) // (n, 1)
 		gr.vloss = &valueLossK[T]{n: n}
 		gr.cost = must(apply[T](gr.vloss, v))
 	} else {
 		gr.loss = newPolicyLossK[T](n, c.Vocab)
-		wout := P("wout") // (d, vocab)
+		wout := P(paramWOut) // (d, vocab)
 		if c.TieEmbeddings {
 			// (vocab, d), read transposed: the node feeds the embedding
 			// too, and Gorgonia sums the two gradients.
-			wout = P("tok_emb")
+			wout = P(paramTokEmb)
 		}
-		logits := must(apply[T](newHeadK[T](n, d, c.Vocab, c.TieEmbeddings, gr.loss.target), x, wout, P("bout"))) // (n, vocab), loss rows only
+		logits := must(apply[T](newHeadK[T](n, d, c.Vocab, c.TieEmbeddings, gr.loss.target), x, wout, P(paramBOut))) // (n, vocab), loss rows only
 		gr.cost = must(apply[T](gr.loss, logits))
 	}
 	if err != nil {

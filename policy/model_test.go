@@ -71,18 +71,18 @@ func paramNames(w *Weights) []string {
 }
 
 // The whole policy graph (embedding, layer norms, attention, GELU MLP,
-// output projection, fused loss) against finite differences, for each loss
-// form, untied and with tied embeddings (where tok_emb's gradient sums the
+// output projection, loss head) against finite differences, for objectives
+// with and without an entropy term and at temperatures 1 and 0.7, untied and with tied embeddings (where tok_emb's gradient sums the
 // embedding's and the output projection's); the batch is padded (3
 // sequences in a bucket of 4).
 func TestGradPolicyGraph(t *testing.T) {
 	for _, tied := range []bool{false, true} {
 		cfg := gradConfig
 		cfg.TieEmbeddings = tied
-		for _, lc := range []LossConfig{
-			{Kind: PG, Agg: TokenMean},
-			{Kind: Clip, ClipEps: 0.2, Agg: SeqMeanTokenMean},
-			{Kind: Clip, ClipEps: 0.1, EntropyCoef: 0.3, KLCoef: 0.5, Agg: SeqMeanTokenSum},
+		for _, obj := range []testObjective{
+			{w: 0.2},
+			{w: 0.1, square: 0.3, entropy: 0.4},
+			{w: 0.3, square: -0.2, entropy: 0.3, temp: 0.7},
 		} {
 			w := randomWeights(t, cfg, false, 21)
 			params := float64Params(w)
@@ -100,8 +100,7 @@ func TestGradPolicyGraph(t *testing.T) {
 				}
 				batch = append(batch, s)
 			}
-			lc = lc.withDefaults()
-			fillPolicy(gr, batch, aggWeights(batch, lc, cfg.Context), lc)
+			fillPolicy(gr, batch, obj.temperature(), obj)
 			checkGraphGrad(t, gr, params, paramNames(w))
 		}
 	}

@@ -82,8 +82,8 @@ const (
 // tieHint explains a parameter layout mismatch that model.tie_embeddings
 // causes: w holds a wout that specs do not call for, or lacks one they do.
 func tieHint(w *Weights, specs []ParamSpec) string {
-	want := slices.ContainsFunc(specs, func(s ParamSpec) bool { return s.Name == "wout" })
-	switch has := w.Param("wout") != nil; {
+	want := slices.ContainsFunc(specs, func(s ParamSpec) bool { return s.Name == paramWOut })
+	switch has := w.Param(paramWOut) != nil; {
 	case want && !has:
 		return " (" + untiedFact + "; these weights are a tied model's, without one)"
 	case !want && has && w.Config.TieEmbeddings:
@@ -115,26 +115,83 @@ type ParamSpec struct {
 // untied models only). With c.TieEmbeddings there is no wout: the output
 // projection reads tok_emb transposed.
 func Specs(c Config) []ParamSpec {
-	d, ff := c.DModel, 4*c.DModel
-	s := []ParamSpec{{"tok_emb", []int{c.Vocab, d}, "normal"}, {"pos_emb", []int{c.Context, d}, "normal"}}
+	d := c.DModel
+	s := []ParamSpec{{paramTokEmb, []int{c.Vocab, d}, "normal"}, {paramPosEmb, []int{c.Context, d}, "normal"}}
 	for l := 0; l < c.Layers; l++ {
-		p := fmt.Sprintf("h%d.", l)
-		s = append(s,
-			ParamSpec{p + "ln1.g", []int{d}, "ones"}, ParamSpec{p + "ln1.b", []int{d}, "zeros"},
-			ParamSpec{p + "wq", []int{d, d}, "normal"}, ParamSpec{p + "bq", []int{d}, "zeros"},
-			ParamSpec{p + "wk", []int{d, d}, "normal"}, ParamSpec{p + "bk", []int{d}, "zeros"},
-			ParamSpec{p + "wv", []int{d, d}, "normal"}, ParamSpec{p + "bv", []int{d}, "zeros"},
-			ParamSpec{p + "wo", []int{d, d}, "normal"}, ParamSpec{p + "bo", []int{d}, "zeros"},
-			ParamSpec{p + "ln2.g", []int{d}, "ones"}, ParamSpec{p + "ln2.b", []int{d}, "zeros"},
-			ParamSpec{p + "w1", []int{d, ff}, "normal"}, ParamSpec{p + "b1", []int{ff}, "zeros"},
-			ParamSpec{p + "w2", []int{ff, d}, "normal"}, ParamSpec{p + "b2", []int{d}, "zeros"},
-		)
+		var b block[struct{}]
+		for _, p := range b.params(d) {
+			s = append(s, ParamSpec{blockParamName(l, p.name), p.shape, p.init})
+		}
 	}
-	s = append(s, ParamSpec{"lnf.g", []int{d}, "ones"}, ParamSpec{"lnf.b", []int{d}, "zeros"})
+	s = append(s, ParamSpec{paramLNFGain, []int{d}, "ones"}, ParamSpec{paramLNFBias, []int{d}, "zeros"})
 	if !c.TieEmbeddings {
-		s = append(s, ParamSpec{"wout", []int{d, c.Vocab}, "normal"})
+		s = append(s, ParamSpec{paramWOut, []int{d, c.Vocab}, "normal"})
 	}
-	return append(s, ParamSpec{"bout", []int{c.Vocab}, "zeros"})
+	return append(s, ParamSpec{paramBOut, []int{c.Vocab}, "zeros"})
+}
+
+// The parameters outside the blocks, by name; Specs gives their shapes.
+const (
+	paramTokEmb  = "tok_emb" // token embedding, vocab×d (with TieEmbeddings also the output projection)
+	paramPosEmb  = "pos_emb" // position embedding, context×d
+	paramLNFGain = "lnf.g"   // final layer norm
+	paramLNFBias = "lnf.b"
+	paramWOut    = "wout"    // output projection, d×vocab (untied models)
+	paramBOut    = "bout"    // output bias, vocab
+	paramVHeadW  = "vhead.w" // the critic's value head, d×1
+	paramVHeadB  = "vhead.b"
+)
+
+// block holds one value per parameter of a transformer block: the
+// training graph's nodes (model.go), the decoder's weight slices
+// (forward.go). Its params method is the one table of the block's
+// parameter names, which Specs (and so checkpoints, the optimizer's state
+// and the PyTorch reference's dumps) and both forward passes read.
+type block[P any] struct {
+	ln1g, ln1b     P // pre-attention layer norm: gain, bias (d)
+	wq, bq         P // query projection (d×d, d)
+	wk, bk         P // key projection
+	wv, bv         P // value projection
+	wo, bo         P // attention output projection
+	ln2g, ln2b     P // pre-MLP layer norm
+	w1, b1, w2, b2 P // MLP: d×4d, 4d, 4d×d, d
+}
+
+// blockParam is one row of the table: a field of a block, its name after
+// the block's prefix, its shape and its initialisation.
+type blockParam[P any] struct {
+	field *P
+	name  string
+	shape []int
+	init  string
+}
+
+// params lists b's parameters for width d, in checkpoint order.
+func (b *block[P]) params(d int) []blockParam[P] {
+	ff := 4 * d
+	return []blockParam[P]{
+		{&b.ln1g, "ln1.g", []int{d}, "ones"}, {&b.ln1b, "ln1.b", []int{d}, "zeros"},
+		{&b.wq, "wq", []int{d, d}, "normal"}, {&b.bq, "bq", []int{d}, "zeros"},
+		{&b.wk, "wk", []int{d, d}, "normal"}, {&b.bk, "bk", []int{d}, "zeros"},
+		{&b.wv, "wv", []int{d, d}, "normal"}, {&b.bv, "bv", []int{d}, "zeros"},
+		{&b.wo, "wo", []int{d, d}, "normal"}, {&b.bo, "bo", []int{d}, "zeros"},
+		{&b.ln2g, "ln2.g", []int{d}, "ones"}, {&b.ln2b, "ln2.b", []int{d}, "zeros"},
+		{&b.w1, "w1", []int{d, ff}, "normal"}, {&b.b1, "b1", []int{ff}, "zeros"},
+		{&b.w2, "w2", []int{ff, d}, "normal"}, {&b.b2, "b2", []int{d}, "zeros"},
+	}
+}
+
+// blockParamName is the full name of parameter name of block l, "h<l>.<name>".
+func blockParamName(l int, name string) string { return fmt.Sprintf("h%d.%s", l, name) }
+
+// loadBlock returns block l of a model of width d, each parameter looked
+// up by its full name.
+func loadBlock[P any](l, d int, lookup func(name string) P) block[P] {
+	var b block[P]
+	for _, p := range b.params(d) {
+		*p.field = lookup(blockParamName(l, p.name))
+	}
+	return b
 }
 
 // CriticSpecs lists every parameter of a value network of shape c: the
@@ -142,8 +199,8 @@ func Specs(c Config) []ParamSpec {
 // scalar value head vhead.w (d_model×1) and vhead.b (1) read from the final
 // layer norm's output at the last prompt token.
 func CriticSpecs(c Config) []ParamSpec {
-	s := slices.DeleteFunc(Specs(c), func(p ParamSpec) bool { return p.Name == "wout" || p.Name == "bout" })
-	return append(s, ParamSpec{"vhead.w", []int{c.DModel, 1}, "normal"}, ParamSpec{"vhead.b", []int{1}, "zeros"})
+	s := slices.DeleteFunc(Specs(c), func(p ParamSpec) bool { return p.Name == paramWOut || p.Name == paramBOut })
+	return append(s, ParamSpec{paramVHeadW, []int{c.DModel, 1}, "normal"}, ParamSpec{paramVHeadB, []int{1}, "zeros"})
 }
 
 // Weights is the parameter set of one network, in the order of its specs

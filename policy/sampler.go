@@ -11,7 +11,7 @@ import (
 // SampleConfig controls generation.
 type SampleConfig struct {
 	MaxNewTokens int     `yaml:"max_new_tokens"` // stop after this many new tokens (≥ 1)
-	Temperature  float64 `yaml:"temperature"`    // softmax temperature, in training also the trained policy's (LossConfig.Temperature); 0 means 1
+	Temperature  float64 `yaml:"temperature"`    // softmax temperature, in training also the trained policy's (Trainer.Step's temp); 0 means 1
 	TopP         float64 `yaml:"top_p"`          // nucleus sampling mass in (0, 1); 0 or 1: off
 	Greedy       bool    `yaml:"-"`              // take the most likely token (ignores TopP; Temperature only scales the log-probs)
 	EOS          int     `yaml:"-"`              // stop token id (the tokenizer's EOS); −1: none (benchmarks)
@@ -23,8 +23,8 @@ func (sc SampleConfig) Validate(vocab int) error {
 	switch {
 	case sc.MaxNewTokens < 1:
 		return fmt.Errorf("sample.max_new_tokens = %d: must be ≥ 1", sc.MaxNewTokens)
-	case checkTemperature(sc.Temperature) != nil:
-		return fmt.Errorf("sample.temperature = %w", checkTemperature(sc.Temperature))
+	case CheckTemperature(sc.Temperature) != nil:
+		return fmt.Errorf("sample.temperature = %w", CheckTemperature(sc.Temperature))
 	case math.IsNaN(sc.TopP) || sc.TopP < 0 || sc.TopP > 1:
 		return fmt.Errorf("sample.top_p = %v: allowed [0, 1] (0 or 1: off)", sc.TopP)
 	case sc.EOS < -1 || sc.EOS >= vocab:
@@ -33,9 +33,9 @@ func (sc SampleConfig) Validate(vocab int) error {
 	return nil
 }
 
-// checkTemperature checks a softmax temperature (0 means 1), the one rule
+// CheckTemperature checks a softmax temperature (0 means 1), the one rule
 // of sample.temperature wherever it is read.
-func checkTemperature(t float64) error {
+func CheckTemperature(t float64) error {
 	if math.IsNaN(t) || t < 0 || math.IsInf(t, 0) {
 		return fmt.Errorf("%v: must be finite and ≥ 0 (0 means 1)", t)
 	}
@@ -206,7 +206,7 @@ func (s *Sampler) sample(prompts [][]int, sc SampleConfig, rngOf func(i int) *ra
 
 // pick chooses the next token from logits z and returns it with its
 // log-prob under softmax(z / temp), the policy a trainer at temperature
-// temp trains (LossConfig.Temperature); top-p's cut is not in it, as in
+// temp trains (Trainer.Step's temp); top-p's cut is not in it, as in
 // verl.
 func (s *Sampler) pick(z []float32, temp float64, sc SampleConfig, rng *rand.Rand) (int, float32) {
 	V := len(z)
@@ -300,8 +300,8 @@ func (s *Sampler) LogProbs(prompt, response []int, temp float64) ([]float32, err
 		temp = 1
 	}
 	switch {
-	case checkTemperature(temp) != nil:
-		return nil, fmt.Errorf("log-probs: temperature %w", checkTemperature(temp))
+	case CheckTemperature(temp) != nil:
+		return nil, fmt.Errorf("log-probs: temperature %w", CheckTemperature(temp))
 	case len(prompt) == 0:
 		return nil, errors.New("log-probs: empty prompt")
 	case len(response) == 0:

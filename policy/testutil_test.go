@@ -35,3 +35,37 @@ func randomTokens(rng *rand.Rand, n, vocab int) []int {
 	}
 	return out
 }
+
+// testObjective is the loss the trainer's tests minimise: per token
+// w·(−A·logp + square·logp² − entropy·H), nonlinear in logp so that
+// gradient checks see ∂loss/∂logp vary; temp is the temperature a test
+// trains at (0 means 1).
+type testObjective struct {
+	w, square, entropy, temp float64
+}
+
+func (o testObjective) Token(t Token) TokenLoss {
+	return TokenLoss{
+		Weight:   o.w,
+		Loss:     -t.Advantage*t.LogProb + o.square*t.LogProb*t.LogProb - o.entropy*t.Entropy,
+		DLogProb: -t.Advantage + 2*o.square*t.LogProb,
+		DEntropy: -o.entropy,
+	}
+}
+
+func (o testObjective) temperature() float64 {
+	if o.temp == 0 {
+		return 1
+	}
+	return o.temp
+}
+
+// meanObjective is testObjective with w = 1 / (response tokens of batch).
+func meanObjective(batch []Sequence, o testObjective) testObjective {
+	n := 0
+	for i := range batch {
+		n += batch[i].responseTokens()
+	}
+	o.w = 1 / float64(n)
+	return o
+}

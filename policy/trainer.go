@@ -3,23 +3,19 @@ package policy
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 )
 
-// Stats summarises one training step. Loss and PolicyLoss are aggregated as
-// configured; Entropy, ApproxKL, ClipFrac and KL are means over the
-// response tokens.
+// Stats summarises one training step. Loss is the objective's; what the
+// objective's terms were (surrogate, KL, clip fraction) is its own to
+// compute from LogProbs.
 type Stats struct {
-	Loss       float64 // the minimised loss
-	PolicyLoss float64 // its policy term (clipped surrogate, or −A·logp)
-	Entropy    float64 // mean entropy of the full softmax at response tokens
-	ApproxKL   float64 // mean (ρ−1) − log ρ over tokens with OldLogProbs (0 without any)
-	ClipFrac   float64 // fraction of those tokens with |ρ−1| > ε
-	KL         float64 // mean k3 estimate of KL(π‖π_ref) over tokens with RefLogProbs
-	GradNorm   float64 // global gradient L2 norm before clipping
-	LR         float64 // learning rate of this step
-	Tokens     int     // response tokens in the minibatch
+	Loss     float64     // the minimised loss, Σ Weight·Loss over the response tokens
+	Entropy  float64     // mean entropy of the full softmax at response tokens
+	GradNorm float64     // global gradient L2 norm before clipping
+	LR       float64     // learning rate of this step
+	Tokens   int         // response tokens in the minibatch
+	LogProbs [][]float32 // per sequence, the log-prob of each response token before the update, in Sequence.Tokens order
 }
 
 // Trainer updates a policy's Weights in place with Adam. Graphs are built
@@ -100,58 +96,69 @@ func batchLen(batch []Sequence, context int) int {
 	return bucketLen(n, context)
 }
 
-// Step runs forward and backward on batch (any size ≥ 1) with loss lc and
-// applies one Adam step.
-func (t *Trainer) Step(batch []Sequence, lc LossConfig) (Stats, error) {
-	if err := lc.Validate(); err != nil {
-		return Stats{}, fmt.Errorf("train step: %w", err)
+// Step runs forward and backward on batch (any size ≥ 1) with the loss obj
+// gives per response token, the policy being softmax(logits / temp) (temp
+// 0 means 1: the sampling temperature, so that the policy trained is the
+// one sampled), and applies one Adam step.
+func (t *Trainer) Step(batch []Sequence, temp float64, obj Objective) (Stats, error) {
+	if err := CheckTemperature(temp); err != nil {
+		return Stats{}, fmt.Errorf("train step: sample.temperature = %w", err)
 	}
-	return t.step(batch, lc.withDefaults(), true)
+	if obj == nil {
+		return Stats{}, errors.New("train step: no objective")
+	}
+	if temp == 0 {
+		temp = 1
+	}
+	return t.step(batch, temp, obj, true)
 }
 
 // SupervisedStep minimises the mean cross-entropy of the response tokens
-// (the format warm-up): the PG loss with advantage 1 and token-mean.
+// (the format warm-up).
 func (t *Trainer) SupervisedStep(batch []Sequence) (Stats, error) {
 	sup := make([]Sequence, len(batch))
+	tokens := 0
 	for i, s := range batch {
 		sup[i] = Sequence{Prompt: s.Prompt, Response: s.Response}
+		tokens += len(s.Response)
 	}
-	return t.step(sup, LossConfig{Kind: PG, Agg: TokenMean}.withDefaults(), true)
+	return t.step(sup, 1, nll{w: 1 / float64(tokens)}, true)
 }
 
-func (t *Trainer) step(batch []Sequence, lc LossConfig, update bool) (Stats, error) {
+func (t *Trainer) step(batch []Sequence, temp float64, obj Objective, update bool) (Stats, error) {
 	if len(batch) == 0 {
 		return Stats{}, errors.New("train step: empty batch")
 	}
 	for i := range batch {
-		if err := checkSequence(i, &batch[i], t.w.Config, lc.Kind == Clip); err != nil {
+		if err := checkSequence(i, &batch[i], t.w.Config); err != nil {
 			return Stats{}, fmt.Errorf("train step: %w", err)
 		}
 	}
 	t.refreshParams()
-	weights := aggWeights(batch, lc, t.w.Config.Context)
 	L := batchLen(batch, t.w.Config.Context)
 	parts := chunks(len(batch), L)
 	rows := bucketBatch
 	if hasBranches(batch) {
 		rows = packedBatch
 	}
-	var st Stats
-	var klTokens, oldTokens int
+	st := Stats{LogProbs: make([][]float32, len(batch))}
 	for ci, ch := range parts {
 		sub := batch[ch[0]:ch[1]]
 		g, err := t.graph(rows(len(sub)), L)
 		if err != nil {
 			return Stats{}, fmt.Errorf("train step: %w", err)
 		}
-		fillPolicy(g, sub, weights[ch[0]:ch[1]], lc)
+		fillPolicy(g, sub, temp, obj)
 		if err := g.run(t.params, true); err != nil {
 			return Stats{}, fmt.Errorf("train step: %w", err)
 		}
 		st.Loss += g.costValue()
-		kl, old := tokenStats(g.loss, &st)
-		klTokens += kl
-		oldTokens += old
+		responseRows(sub, L, func(r, row int) {
+			tok := &g.loss.tok[row]
+			st.Tokens++
+			st.Entropy += tok.Entropy
+			st.LogProbs[ch[0]+r] = append(st.LogProbs[ch[0]+r], float32(tok.LogProb))
+		})
 		if len(parts) == 1 {
 			t.grads = t.grads[:0]
 			for i := range t.params {
@@ -179,64 +186,30 @@ func (t *Trainer) step(batch []Sequence, lc LossConfig, update bool) (Stats, err
 	if st.Tokens > 0 {
 		st.Entropy /= float64(st.Tokens)
 	}
-	if oldTokens > 0 {
-		st.ApproxKL /= float64(oldTokens)
-		st.ClipFrac /= float64(oldTokens)
-	}
-	if klTokens > 0 {
-		st.KL /= float64(klTokens)
-	}
 	if update {
 		st.GradNorm, st.LR = t.opt.step(t.params, t.grads)
 	}
 	return st, nil
 }
 
-// tokenStats adds the loss head's per-token statistics of the last run to
-// st (sums; the caller divides) and returns the numbers of tokens with a
-// reference log-prob and with a sampling log-prob.
-func tokenStats[T Float](k *policyLossK[T], st *Stats) (klTokens, oldTokens int) {
-	for i, tgt := range k.target {
-		if tgt < 0 {
-			continue
-		}
-		st.Tokens++
-		st.PolicyLoss += k.w[i] * k.pgTerm[i]
-		st.Entropy += k.ent[i]
-		if !math.IsNaN(k.old[i]) {
-			oldTokens++
-			lr := k.logp[i] - k.old[i]
-			st.ApproxKL += math.Expm1(lr) - lr
-			if math.Abs(math.Expm1(lr)) > k.lc.ClipEps {
-				st.ClipFrac++
-			}
-		}
-		if !math.IsNaN(k.ref[i]) {
-			r := k.ref[i] - k.logp[i]
-			st.KL += math.Expm1(r) - r
-			klTokens++
-		}
-	}
-	return klTokens, oldTokens
-}
-
 // Evaluate returns, per sequence, the log-prob of each response token and
 // the entropy of the softmax at its position under the current weights at
 // temperature temp (0 means 1; the policy softmax(logits / temp), as
-// LossConfig.Temperature trains it), without updating them. A packed
+// Step trains it), without updating them. A packed
 // sequence's values are its own response's followed by each branch's, in
 // order.
 func (t *Trainer) Evaluate(batch []Sequence, temp float64) (logp, entropy [][]float32, err error) {
 	if len(batch) == 0 {
 		return nil, nil, errors.New("evaluate: empty batch")
 	}
-	lc := LossConfig{Kind: PG, Temperature: temp}
-	if err := lc.Validate(); err != nil {
-		return nil, nil, fmt.Errorf("evaluate: %w", err)
+	if err := CheckTemperature(temp); err != nil {
+		return nil, nil, fmt.Errorf("evaluate: sample.temperature = %w", err)
 	}
-	lc = lc.withDefaults()
+	if temp == 0 {
+		temp = 1
+	}
 	for i := range batch {
-		if err := checkSequence(i, &batch[i], t.w.Config, false); err != nil {
+		if err := checkSequence(i, &batch[i], t.w.Config); err != nil {
 			return nil, nil, fmt.Errorf("evaluate: %w", err)
 		}
 	}
@@ -247,27 +220,20 @@ func (t *Trainer) Evaluate(batch []Sequence, temp float64) (logp, entropy [][]fl
 		for i, j := range grp {
 			sub[i] = batch[j]
 		}
-		weights := aggWeights(sub, lc, t.w.Config.Context)
 		L := batchLen(sub, t.w.Config.Context)
 		g, err := t.graph(bucketBatch(len(sub)), L)
 		if err != nil {
 			return nil, nil, fmt.Errorf("evaluate: %w", err)
 		}
-		fillPolicy(g, sub, weights, lc)
+		fillPolicy(g, sub, temp, nil)
 		if err := g.run(t.params, false); err != nil {
 			return nil, nil, fmt.Errorf("evaluate: %w", err)
 		}
-		for r := range sub {
-			n := sub[r].responseTokens()
-			lp, h := make([]float32, 0, n), make([]float32, 0, n)
-			turnRows(&sub[r], func(resp []int, _, _, _ []float32, first int) {
-				for j := range resp {
-					row := r*L + first + j
-					lp, h = append(lp, float32(g.loss.logp[row])), append(h, float32(g.loss.ent[row]))
-				}
-			})
-			logp[grp[r]], entropy[grp[r]] = lp, h
-		}
+		responseRows(sub, L, func(r, row int) {
+			tok := &g.loss.tok[row]
+			logp[grp[r]] = append(logp[grp[r]], float32(tok.LogProb))
+			entropy[grp[r]] = append(entropy[grp[r]], float32(tok.Entropy))
+		})
 	}
 	return logp, entropy, nil
 }

@@ -81,8 +81,14 @@ func TestSupervisedStepLearns(t *testing.T) {
 	require.NoError(t, err)
 	assert.InDelta(t, math.Log(float64(c.Vocab)), first.Loss, 0.1)
 	assert.Equal(t, 12, first.Tokens)
-	assert.Zero(t, first.ApproxKL, "no old log-probs: no ratio statistics")
-	assert.Zero(t, first.ClipFrac)
+	require.Len(t, first.LogProbs, 3)
+	var nll float64
+	for _, lp := range first.LogProbs {
+		for _, x := range lp {
+			nll -= float64(x) / 12
+		}
+	}
+	assert.InDelta(t, first.Loss, nll, 1e-5, "the loss is the mean −logp of the log-probs the step saw")
 	var last Stats
 	for range 60 {
 		last, err = tr.SupervisedStep(batch)
@@ -101,9 +107,9 @@ func TestSupervisedStepLearns(t *testing.T) {
 	assert.Equal(t, 61, tr.State().Step)
 }
 
-// A clipped-surrogate step with positive advantages raises the log-probs of
-// the response tokens, negative ones lower them; ratio 1 gives zero
-// approx-KL and clip fraction.
+// A policy-gradient step with positive advantages raises the log-probs of
+// the response tokens, negative ones lower them; the step reports the
+// log-probs before its update.
 func TestStepFollowsAdvantageSign(t *testing.T) {
 	for _, sign := range []float32{1, -1} {
 		w := randomWeights(t, tinyConfig, false, 8)
@@ -119,11 +125,11 @@ func TestStepFollowsAdvantageSign(t *testing.T) {
 				batch[i].Advantages[j] = sign
 			}
 		}
-		st, err := tr.Step(batch, LossConfig{})
+		st, err := tr.Step(batch, 1, meanObjective(batch, testObjective{}))
 		require.NoError(t, err)
-		assert.InDelta(t, 0, st.ApproxKL, 1e-6)
-		assert.Zero(t, st.ClipFrac)
-		assert.InDelta(t, -float64(sign), st.PolicyLoss, 1e-5, "ratio 1: the surrogate is −mean A")
+		for i := range batch {
+			assert.InDeltaSlice(t, toF64(before[i]), toF64(st.LogProbs[i]), 1e-6)
+		}
 		assert.Greater(t, st.GradNorm, 0.0)
 		after, _, err := tr.Evaluate(batch, 1)
 		require.NoError(t, err)
@@ -149,19 +155,18 @@ func TestChunkedGradientsMatch(t *testing.T) {
 	w := randomWeights(t, c, false, 9)
 	tr, err := NewTrainer(w.Clone(), OptimConfig{})
 	require.NoError(t, err)
-	_, err = tr.Step(batch, LossConfig{Kind: PG})
+	obj := meanObjective(batch, testObjective{square: 0.1})
+	_, err = tr.Step(batch, 1, obj)
 	require.NoError(t, err)
 	require.Len(t, tr.graphs, 2, "two chunks of different batch buckets")
 	whole := tr.Gradients()
 	// the same loss as a sum over two half batches with the whole batch's weights
-	lc := LossConfig{Kind: PG}.withDefaults()
-	wts := aggWeights(batch, lc, c.Context)
 	ref := float64Params(w)
 	sum := make([][]float64, len(ref))
 	for _, part := range [][2]int{{0, len(batch) / 2}, {len(batch) / 2, len(batch)}} {
 		gr, err := newGraph(w, ref, bucketBatch(part[1]-part[0]), 64, false)
 		require.NoError(t, err)
-		fillPolicy(gr, batch[part[0]:part[1]], wts[part[0]:part[1]], lc)
+		fillPolicy(gr, batch[part[0]:part[1]], 1, obj)
 		require.NoError(t, gr.run(ref, true))
 		for i := range ref {
 			if sum[i] == nil {
@@ -194,17 +199,19 @@ func TestTrainerErrorsAndState(t *testing.T) {
 		{Sequence{Prompt: []int{1}}, "empty response"},
 		{Sequence{Prompt: make([]int, 10), Response: make([]int, 8), OldLogProbs: make([]float32, 8)}, "exceed model.context"},
 		{Sequence{Prompt: []int{1}, Response: []int{99}, OldLogProbs: []float32{0}}, "outside the vocabulary"},
-		{Sequence{Prompt: []int{1}, Response: []int{2, 3}}, "old log-probs"},
+		{Sequence{Prompt: []int{1}, Response: []int{2, 3}, OldLogProbs: []float32{-1}}, "old log-probs"},
 		{Sequence{Prompt: []int{1}, Response: []int{2}, OldLogProbs: []float32{float32(math.NaN())}}, "non-finite"},
 	} {
-		_, err := tr.Step([]Sequence{good, tc.s}, LossConfig{})
+		_, err := tr.Step([]Sequence{good, tc.s}, 1, testObjective{w: 1})
 		require.ErrorContains(t, err, tc.want)
 	}
-	_, err = tr.Step(nil, LossConfig{})
+	_, err = tr.Step(nil, 1, testObjective{w: 1})
 	require.Error(t, err)
-	_, err = tr.Step([]Sequence{good}, LossConfig{Agg: "bogus"})
-	require.ErrorContains(t, err, "loss.agg")
-	_, err = tr.Step([]Sequence{good}, LossConfig{})
+	_, err = tr.Step([]Sequence{good}, -2, testObjective{w: 1})
+	require.ErrorContains(t, err, "sample.temperature = -2")
+	_, err = tr.Step([]Sequence{good}, 1, nil)
+	require.ErrorContains(t, err, "no objective")
+	_, err = tr.Step([]Sequence{good}, 1, testObjective{w: 1})
 	require.NoError(t, err)
 	st := tr.State()
 	require.Equal(t, 1, st.Step)

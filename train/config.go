@@ -92,10 +92,10 @@ type WarmupConfig struct {
 	From string `yaml:"from,omitempty"`
 }
 
-// LossConfig is policy's loss plus when the KL penalty's reference moves.
+// LossConfig is algo's loss plus when the KL penalty's reference moves.
 type LossConfig struct {
-	policy.LossConfig `yaml:",inline"`
-	KLResetEvery      int `yaml:"kl_reset_every"` // iterations between moves of the reference to the current policy; 0: never
+	algo.LossConfig `yaml:",inline"`
+	KLResetEvery    int `yaml:"kl_reset_every"` // iterations between moves of the reference to the current policy; 0: never
 }
 
 // OptimConfig is policy's Adam plus the switch for a cosine decay of the
@@ -162,10 +162,14 @@ func (c Config) Cautions() []string {
 }
 
 // lossConfig is the update's loss: the loss section at the sampling
-// temperature, so that the policy trained is the one the rollouts sample.
-func (c Config) lossConfig() policy.LossConfig {
+// temperature, so that the policy trained is the one the rollouts sample,
+// with loss.norm_len 0 meaning model.context.
+func (c Config) lossConfig() algo.LossConfig {
 	lc := c.Loss.LossConfig
 	lc.Temperature = c.Sample.Temperature
+	if lc.NormLen == 0 {
+		lc.NormLen = c.Model.Context
+	}
 	return lc
 }
 
@@ -209,7 +213,7 @@ func DefaultConfig() Config {
 		Tokenizer: TokenizerConfig{MaxVocab: 256, CorpusEpisodes: 300, Digits: 1},
 		Warmup:    WarmupConfig{Steps: 200, BatchSize: 32, LR: 3e-3, Transcript: true},
 		Algo:      algo.Config{Name: "rebn", Gamma: 0.9, Lambda: 0.95, Epochs: 2, MinibatchSize: 64},
-		Loss:      LossConfig{LossConfig: policy.LossConfig{Kind: policy.Clip, ClipEps: 0.2, KLCoef: 0.01, Agg: policy.TokenMean}},
+		Loss:      LossConfig{LossConfig: algo.LossConfig{Kind: algo.Clip, ClipEps: 0.2, KLCoef: 0.01, Agg: algo.TokenMean}},
 		Optim: OptimConfig{OptimConfig: policy.OptimConfig{LR: 1e-3, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, MaxGradNorm: 1, MinLRFrac: 0.1},
 			Cosine: true},
 		Sample:     SampleConfig{SampleConfig: policy.SampleConfig{Temperature: 1, MaxNewTokens: 8}, RequireEOS: true},

@@ -157,18 +157,19 @@ func TestOwnedSettingsReachTheRun(t *testing.T) {
 	c, err := Parse([]byte("loss: {kind: pg, norm_len: 16}\noptim: {beta1: 0.8, beta2: 0.99, eps: 1e-6, total_steps: 500}\n"),
 		[]string{"algo.epsilon=0.001", "sample.top_p=0.9"})
 	require.NoError(t, err)
-	assert.Equal(t, policy.PG, c.Loss.Kind)
+	assert.Equal(t, algo.PG, c.Loss.Kind)
 	assert.Equal(t, 16, c.Loss.NormLen)
 	oc := c.optimConfig(c.Optim.LR)
 	assert.Equal(t, 0.8, oc.Beta1)
 	assert.Equal(t, 0.99, oc.Beta2)
 	assert.Equal(t, 1e-6, oc.Eps)
 	assert.Equal(t, 500, oc.TotalSteps, "an explicit end of the decay wins over the estimate")
-	a, err := algo.New(c.Algo, algo.Deps{Loss: c.Loss.LossConfig, Reference: nopReference{}})
+	a, err := algo.New(c.Algo, algo.Deps{Loss: c.lossConfig(), Reference: nopReference{}})
 	require.NoError(t, err)
-	require.IsType(t, &algo.ReBN{}, a)
-	assert.Equal(t, 0.001, a.(*algo.ReBN).Epsilon)
-	assert.Equal(t, policy.PG, a.(*algo.ReBN).Opt.Loss.Kind)
+	require.IsType(t, &algo.ReBN{}, a, "the algorithm reads algo.epsilon from c.Algo itself")
+	assert.Equal(t, 0.001, c.Algo.Epsilon)
+	assert.Equal(t, algo.PG, c.lossConfig().Kind)
+	assert.Equal(t, 16, c.lossConfig().NormLen)
 	assert.Equal(t, 0.9, c.Sample.TopP)
 
 	_, err = Parse([]byte("loss: {kind: ppo}\n"), nil)
@@ -187,10 +188,8 @@ func TestEpochRangeAgrees(t *testing.T) {
 		trainErr := c.Validate()
 		algoErr := c.Algo.Validate()
 		_, newErr := algo.New(c.Algo, algo.Deps{Loss: c.Loss.LossConfig, Reference: nopReference{}})
-		updErr := (&algo.ReBN{Opt: algo.UpdateConfig{Epochs: e}}).Validate()
 		assert.Equal(t, algoErr == nil, trainErr == nil, "epochs %d: train %v, algo %v", e, trainErr, algoErr)
 		assert.Equal(t, algoErr == nil, newErr == nil, "epochs %d", e)
-		assert.Equal(t, algoErr == nil, updErr == nil, "epochs %d", e)
 		assert.Equal(t, e >= 0 && e <= 100, algoErr == nil, "epochs %d", e)
 	}
 }
@@ -344,6 +343,7 @@ func TestLossConfigTemperature(t *testing.T) {
 		lc := c.lossConfig()
 		assert.Equal(t, want, lc.Temperature, temp)
 		assert.Equal(t, 0.3, lc.KLCoef, "the rest is the loss section's")
+		assert.Equal(t, c.Model.Context, lc.NormLen, "loss.norm_len 0 means model.context")
 	}
 	_, err := Parse([]byte("loss: {temperature: 0.7}\n"), nil)
 	assert.Error(t, err, "the temperature has one key, sample.temperature")

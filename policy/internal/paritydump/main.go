@@ -59,7 +59,7 @@ func run(d int, dir string, seed uint64) error {
 	for i := range 5 {
 		raw, seqs := refmodel.NewBatch(rng)
 		batches = append(batches, raw.Tokens, raw.Targets, raw.Weights)
-		st, err := tr.Step(seqs, refmodel.Loss())
+		st, err := refmodel.Step(tr, seqs)
 		if err != nil {
 			return fmt.Errorf("step %d: %w", i, err)
 		}

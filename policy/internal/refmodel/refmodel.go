@@ -3,6 +3,7 @@ package refmodel
 import (
 	"math/rand/v2"
 
+	"github.com/gemgo/gemgo/algo"
 	"github.com/gemgo/gemgo/policy"
 )
 
@@ -26,8 +27,18 @@ func Config(d int) policy.Config {
 // Loss is the reference loss −Σ w·log p(target) / (Batch·Seq): the plain
 // policy-gradient term with the advantage as the weight, summed over tokens
 // and divided by sequences × Seq.
-func Loss() policy.LossConfig {
-	return policy.LossConfig{Kind: policy.PG, Agg: policy.SeqMeanTokenSumNorm, NormLen: Seq}
+func Loss() algo.LossConfig {
+	return algo.LossConfig{Kind: algo.PG, Agg: algo.SeqMeanTokenSumNorm, NormLen: Seq}
+}
+
+// Step is one training step of tr with the reference loss on seqs (at
+// temperature 1).
+func Step(tr *policy.Trainer, seqs []policy.Sequence) (policy.Stats, error) {
+	loss, err := algo.NewLoss(Loss(), seqs)
+	if err != nil {
+		return policy.Stats{}, err
+	}
+	return tr.Step(seqs, 1, loss)
 }
 
 // Optim is the reference optimizer: Adam, lr 1e-3, no clipping or decay.
