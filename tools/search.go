@@ -5,12 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/gemgo/gemgo/envs/qa"
+	"github.com/gemgo/gemgo/corpora"
 )
 
 // Doc is one retrieved document: Contents in the Search-R1 form, a quoted
@@ -28,7 +27,7 @@ type Retriever interface {
 
 // CorpusFictional names the corpus shipped with the qa:Fictional-v0 tasks
 // (the default); "fictional-v1" and "fictional-v2" name the v1 and v2
-// worlds' (qa.BuiltinCorpora).
+// worlds' (package corpora).
 const CorpusFictional = "fictional"
 
 // Search answers the first <search>…</search> of an action with the top
@@ -74,10 +73,10 @@ func NewSearchFromSpec(s Spec) (*Search, error) {
 	}
 	var idx *Index
 	var err error
-	if slices.Contains(qa.BuiltinCorpora(), s.Corpus) {
+	if corpora.Has(s.Corpus) {
 		// the corpus is read only when this process has no index of it yet
 		idx, err = SharedIndex("builtin:"+s.Corpus, "", func() ([]byte, error) {
-			data, _ := qa.BuiltinCorpus(s.Corpus)
+			data, _ := corpora.Get(s.Corpus)
 			return data, nil
 		})
 	} else {

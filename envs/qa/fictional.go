@@ -13,8 +13,8 @@ import (
 // with facts that exist only in their corpus, so that a model can answer
 // their questions only by searching that corpus (a corpus of common
 // knowledge shows no benefit from search). GenerateFictional builds each
-// from a fixed seed; the files in data/ are its output, checked by a golden
-// test (go test ./envs/qa -run TestFictionalGolden -update rewrites them).
+// from a fixed seed; the question files in data/ and the corpora in
+// package corpora are its output, checked by a golden test (go test ./envs/qa -run TestFictionalGolden -update rewrites them).
 //
 // Two worlds ship. v0 (171 documents) writes each invented name as one
 // word ("Dulwyn Dulkatal"). v1 (798 documents) writes names as hyphenated
@@ -30,17 +30,11 @@ import (
 // names, as a real unseen name is: a query for it copies two known tokens
 // in a new pairing, which no query learned by heart can stand in for.
 
-//go:embed data/fictional_corpus.jsonl
-var fictionalCorpus []byte
-
 //go:embed data/fictional_onehop.jsonl
 var fictionalOneHop string
 
 //go:embed data/fictional_twohop.jsonl
 var fictionalTwoHop string
-
-//go:embed data/fictional_v1_corpus.jsonl
-var fictionalV1Corpus []byte
 
 //go:embed data/fictional_v1_onehop.jsonl
 var fictionalV1OneHop string
@@ -48,43 +42,11 @@ var fictionalV1OneHop string
 //go:embed data/fictional_v1_twohop.jsonl
 var fictionalV1TwoHop string
 
-//go:embed data/fictional_v2_corpus.jsonl
-var fictionalV2Corpus []byte
-
 //go:embed data/fictional_v2_onehop.jsonl
 var fictionalV2OneHop string
 
 //go:embed data/fictional_v2_twohop.jsonl
 var fictionalV2TwoHop string
-
-// builtinCorpora are the shipped corpora, by the name a search tool's
-// corpus key takes: JSONL lines in the Search-R1 format,
-// {"id": "...", "contents": "\"Title\"\ntext"}.
-var builtinCorpora = []struct {
-	name string
-	data []byte
-}{{"fictional", fictionalCorpus}, {"fictional-v1", fictionalV1Corpus}, {"fictional-v2", fictionalV2Corpus}}
-
-// BuiltinCorpora names the shipped corpora ("fictional": the v0 world's,
-// "fictional-v1" and "fictional-v2": the v1 and v2 worlds').
-func BuiltinCorpora() []string {
-	names := make([]string, len(builtinCorpora))
-	for i, c := range builtinCorpora {
-		names[i] = c.name
-	}
-	return names
-}
-
-// BuiltinCorpus returns a copy of the shipped corpus called name; false for
-// another name.
-func BuiltinCorpus(name string) ([]byte, bool) {
-	for _, c := range builtinCorpora {
-		if c.name == name {
-			return bytes.Clone(c.data), true
-		}
-	}
-	return nil, false
-}
 
 // FictionalVersion sets a world's size, seed and name style.
 type FictionalVersion struct {

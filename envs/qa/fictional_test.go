@@ -13,27 +13,31 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gemgo/gemgo/corpora"
 	"github.com/gemgo/gemgo/internal/atomicfile"
 )
 
-var update = flag.Bool("update", false, "rewrite the fictional world's files in data/")
+var update = flag.Bool("update", false, "rewrite the fictional worlds' files (data/ and the corpora package's)")
 
 // The shipped files are GenerateFictional's output, byte for byte.
 func TestFictionalGolden(t *testing.T) {
 	v0, v1, v2 := GenerateFictional(FictionalVersions[0]), GenerateFictional(FictionalVersions[1]), GenerateFictional(FictionalVersions[2])
 	files := map[string][]byte{
-		"fictional_corpus.jsonl":    v0.Corpus,
-		"fictional_onehop.jsonl":    v0.OneHop,
-		"fictional_twohop.jsonl":    v0.TwoHop,
-		"fictional_v1_corpus.jsonl": v1.Corpus,
-		"fictional_v1_onehop.jsonl": v1.OneHop,
-		"fictional_v1_twohop.jsonl": v1.TwoHop,
-		"fictional_v2_corpus.jsonl": v2.Corpus,
-		"fictional_v2_onehop.jsonl": v2.OneHop,
-		"fictional_v2_twohop.jsonl": v2.TwoHop,
+		"data/fictional_onehop.jsonl":    v0.OneHop,
+		"data/fictional_twohop.jsonl":    v0.TwoHop,
+		"data/fictional_v1_onehop.jsonl": v1.OneHop,
+		"data/fictional_v1_twohop.jsonl": v1.TwoHop,
+		"data/fictional_v2_onehop.jsonl": v2.OneHop,
+		"data/fictional_v2_twohop.jsonl": v2.TwoHop,
 	}
-	for name, want := range files {
-		path := filepath.Join("data", name)
+	// The corpora live in package corpora (the search tool reads them
+	// there); their files are this generator's output too.
+	for name, world := range map[string]FictionalWorld{"fictional": v0, "fictional-v1": v1, "fictional-v2": v2} {
+		file, ok := corpora.File(name)
+		require.True(t, ok, name)
+		files[filepath.Join("..", "..", "corpora", file)] = world.Corpus
+	}
+	for path, want := range files {
 		if *update {
 			require.NoError(t, atomicfile.WriteFile(path, want))
 			continue
@@ -42,13 +46,6 @@ func TestFictionalGolden(t *testing.T) {
 		require.NoError(t, err)
 		assert.True(t, bytes.Equal(want, got), "%s differs from GenerateFictional's output: run go test ./envs/qa -run TestFictionalGolden -update", path)
 	}
-	assert.Equal(t, []string{"fictional", "fictional-v1", "fictional-v2"}, BuiltinCorpora())
-	for name, want := range map[string][]byte{"fictional": v0.Corpus, "fictional-v1": v1.Corpus, "fictional-v2": v2.Corpus} {
-		got, ok := BuiltinCorpus(name)
-		assert.True(t, ok && bytes.Equal(want, got), "BuiltinCorpus(%q)", name)
-	}
-	_, ok := BuiltinCorpus("fictional-v3")
-	assert.False(t, ok)
 }
 
 // Every answer is written in the corpus, and every entity a question names

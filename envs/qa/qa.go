@@ -119,7 +119,7 @@ func Register(r *envs.Registry) error {
 var fictionalIDs = []struct {
 	id, desc string
 	data     *string
-	corpus   string // the search corpus of its world (BuiltinCorpus)
+	corpus   string // the search corpus of its world (package corpora)
 }{
 	{"qa:Fictional-v0-onehop", "270 questions about an invented world whose facts exist only in its corpus (search tool); one document holds each answer; option split: all, train (216) or test (54, about entities no training question names)", &fictionalOneHop, "fictional"},
 	{"qa:Fictional-v0-twohop", "135 questions about an invented world (search tool); the answer needs two documents, the second named in the first; option split: all, train (108) or test (27)", &fictionalTwoHop, "fictional"},

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemgo/gemgo/corpora"
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/qa"
 	"github.com/gemgo/gemgo/tools"
 )
 
@@ -33,7 +33,7 @@ type hostKey struct {
 
 var hostKeys = []hostKey{
 	{"python", func(s tools.Spec) bool { return s.Python != "" }, "names a program on the server (the server runs its own python3)"},
-	{"corpus", func(s tools.Spec) bool { return s.Corpus != "" && !slices.Contains(qa.BuiltinCorpora(), s.Corpus) }, "names a file on the server (only the shipped corpora are served: " + strings.Join(qa.BuiltinCorpora(), ", ") + ")"},
+	{"corpus", func(s tools.Spec) bool { return s.Corpus != "" && !corpora.Has(s.Corpus) }, "names a file on the server (only the shipped corpora are served: " + strings.Join(corpora.Names(), ", ") + ")"},
 	{"index_dir", func(s tools.Spec) bool { return s.IndexDir != "" }, "names a directory on the server"},
 	{"url", func(s tools.Spec) bool { return s.URL != "" }, "makes the server reach another host"},
 }
