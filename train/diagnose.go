@@ -54,6 +54,9 @@ type PlayStats struct {
 	PromptsCut   float64 // share of prompts longer than the room (their start cut)
 	Repeats      float64 // share of episodes that play one action twice
 	Openings     []Count // the most common first actions, most common first
+	// UnfinishedExample is the first unfinished answer as decoded, with
+	// the prompt it answered: what the policy writes instead of stopping.
+	UnfinishedExample, UnfinishedPrompt string
 }
 
 // Count is how often a text occurred.
@@ -194,6 +197,9 @@ func playPolicy(ctx context.Context, newEnv func() (envs.Env, error), agent *rol
 			}
 			a := acts[0]
 			if n := len(a.Response); n == 0 || a.Response[n-1] != agent.Tok.EOS() {
+				if unfinished == 0 {
+					ps.UnfinishedExample, ps.UnfinishedPrompt = agent.Tok.Decode(a.Response), obs
+				}
 				unfinished++
 			}
 			if turn == 0 {
@@ -280,5 +286,8 @@ func (d Diagnosis) Write(w io.Writer) {
 			open = append(open, fmt.Sprintf("%s %.0f%%", envs.Excerpt(c.Text), 100*float64(c.N)/float64(d.Seeds)))
 		}
 		fmt.Fprintf(w, "%s openings: %s\n", p.name, strings.Join(open, ", "))
+		if p.s.Unfinished > 0 {
+			fmt.Fprintf(w, "%s unfinished answer, e.g. %s to %s\n", p.name, envs.Excerpt(p.s.UnfinishedExample), envs.Excerpt(p.s.UnfinishedPrompt))
+		}
 	}
 }
