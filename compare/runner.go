@@ -245,8 +245,8 @@ type progressObserver struct {
 func (o *progressObserver) Warmup(int, int, policy.Stats) {}
 func (o *progressObserver) Iteration(int, algo.Metrics)   {}
 func (o *progressObserver) Eval(e train.EvalResult) {
-	o.log.printf("%s it %d/%d: greedy success %.3f, turns of solved %.2f\n",
-		label(o.run), e.Iteration, o.run.Cfg.Iterations, e.SuccessRate, e.SolvedTurns)
+	o.log.printf("%s it %d/%d: greedy success %.3f (sampled %.3f), turns of solved %.2f\n",
+		label(o.run), e.Iteration, o.run.Cfg.Iterations, e.SuccessRate, e.SampledSuccessRate, e.SolvedTurns)
 }
 
 // syncWriter serialises the progress lines of concurrent runs.

@@ -28,6 +28,7 @@ func (r *runner) writeReport() error {
 			[2]string{"last evaluation", fmt.Sprintf("iteration %d, %d held-out episodes", e.Iteration, e.Episodes)},
 			[2]string{"greedy success", fmt.Sprintf("%.3f", e.SuccessRate)},
 			[2]string{"greedy return", fmt.Sprintf("%.3f", e.MeanReturn)},
+			[2]string{"sampled success", fmt.Sprintf("%.3f", e.SampledSuccessRate)},
 			[2]string{"turns (all / solved)", fmt.Sprintf("%.2f / %.2f", e.MeanTurns, e.SolvedTurns)},
 		)
 	}

@@ -134,7 +134,7 @@ func lastEval(rows []metrics.Row, episodes int) EvalResult {
 		if s, ok := m["eval/success_rate"]; ok {
 			return EvalResult{Iteration: rows[i].Iteration, Episodes: episodes, SuccessRate: s,
 				MeanReturn: m["eval/episodic_return"], MeanTurns: m["eval/turns"], SolvedTurns: m["eval/solved_turns"],
-				ToolCalls: m["eval/tool_calls"]}
+				ToolCalls: m["eval/tool_calls"], SampledSuccessRate: m["eval/sampled_success_rate"], SampledReturn: m["eval/sampled_episodic_return"]}
 		}
 	}
 	return EvalResult{}

@@ -34,15 +34,20 @@ type Result struct {
 	CosineEnd, OptimizerSteps int
 }
 
-// EvalResult is one greedy evaluation on the held-out seeds.
+// EvalResult is one evaluation on the held-out seeds: the greedy play's
+// figures, and the success and return of the same seeds played sampled at
+// the training's sample.temperature and top_p.
 type EvalResult struct {
 	Iteration   int
 	Episodes    int
-	SuccessRate float64
-	MeanReturn  float64
-	MeanTurns   float64 // over all episodes
-	SolvedTurns float64 // mean turns of the solved episodes
-	ToolCalls   float64 // mean tool calls per episode (0 without tools)
+	SuccessRate float64 // greedy
+	MeanReturn  float64 // greedy
+	MeanTurns   float64 // greedy, over all episodes
+	SolvedTurns float64 // greedy: mean turns of the solved episodes
+	ToolCalls   float64 // greedy: mean tool calls per episode (0 without tools)
+
+	SampledSuccessRate float64
+	SampledReturn      float64
 }
 
 // Observer receives a run's progress as it happens. Run calls it from one
@@ -393,42 +398,69 @@ func (r *runner) interrupted(cause error) error {
 	return fmt.Errorf("%w at iteration %d (%v): checkpoint saved; continue with -resume %s", ErrInterrupted, r.prog.Iteration, cause, r.dir)
 }
 
-// evaluate plays the held-out seeds greedily.
+// evaluate plays the held-out seeds twice: greedily (the arg max of every
+// token) and sampled as the rollouts sample (sample.temperature and
+// top_p), so that a policy whose arg max loops while its samples solve,
+// or the reverse, shows as such. Each play has an RNG of its own, so the
+// evaluation draws nothing from the training's random source.
 func (r *runner) evaluate(ctx context.Context, it int) (EvalResult, error) {
 	greedy := *r.agent
 	greedy.Sample.Greedy = true
 	greedy.Sample.Temperature = 1 // the arg max is the same at any; its log-probs go unused
 	greedy.Critic = nil
+	g, err := r.evalPlay(ctx, &greedy, 1)
+	if err != nil {
+		return EvalResult{}, err
+	}
+	sampled := *r.agent
+	sampled.Critic = nil
+	s, err := r.evalPlay(ctx, &sampled, 2)
+	if err != nil {
+		return EvalResult{}, err
+	}
+	e := EvalResult{Iteration: it, Episodes: g.Stats().Episodes}
+	e.SuccessRate, e.MeanReturn, e.MeanTurns, e.SolvedTurns, e.ToolCalls = summarize(&g)
+	e.SampledSuccessRate, e.SampledReturn, _, _, _ = summarize(&s)
+	r.last = e
+	return e, nil
+}
+
+// evalPlay plays the held-out seeds with agent, its sampling drawn from an
+// RNG seeded with stream.
+func (r *runner) evalPlay(ctx context.Context, agent *rollout.Agent, stream uint64) (buffer.Buffer, error) {
 	seeds := make([]uint64, r.cfg.Eval.Episodes)
 	for i := range seeds {
 		seeds[i] = r.cfg.Eval.SeedBase + uint64(i)
 	}
-	ec, err := rollout.NewCollector(min(r.cfg.Env.NumEnvs, len(seeds)), r.newEvalEnv, &greedy)
+	var b buffer.Buffer
+	ec, err := rollout.NewCollector(min(r.cfg.Env.NumEnvs, len(seeds)), r.newEvalEnv, agent)
 	if err != nil {
-		return EvalResult{}, err
+		return b, err
 	}
 	ec.EnvID = r.cfg.Env.ID
 	defer ec.Close()
-	var b buffer.Buffer
 	plan := rollout.Plan{Budget: rollout.Budget{Episodes: len(seeds)}, Seed: rollout.ListSeeds(seeds)}
-	if _, err := ec.Collect(ctx, plan, &b, rand.New(rand.NewPCG(1, 1))); err != nil {
-		return EvalResult{}, fmt.Errorf("evaluation: %w", err)
+	if _, err := ec.Collect(ctx, plan, &b, rand.New(rand.NewPCG(stream, stream))); err != nil {
+		return b, fmt.Errorf("evaluation: %w", err)
 	}
+	return b, nil
+}
+
+// summarize is an evaluation's success rate, mean return, mean turns (all
+// episodes and solved ones) and mean tool calls.
+func summarize(b *buffer.Buffer) (success, ret, turns, solvedTurns, toolCalls float64) {
 	s := b.Stats()
-	e := EvalResult{Iteration: it, Episodes: s.Episodes, SuccessRate: s.SuccessRate, MeanReturn: s.MeanReturn, MeanTurns: s.MeanTurns,
-		ToolCalls: s.MeanToolCalls}
 	solved := 0
 	for _, ep := range b.Episodes {
 		if ep.Success {
 			solved++
-			e.SolvedTurns += float64(ep.Turns)
+			solvedTurns += float64(ep.Turns)
 		}
 	}
 	if solved > 0 {
-		e.SolvedTurns /= float64(solved)
+		solvedTurns /= float64(solved)
 	}
-	r.last = e
-	return e, nil
+	return s.SuccessRate, s.MeanReturn, s.MeanTurns, solvedTurns, s.MeanToolCalls
 }
 
 // record adds the evaluation to an iteration's metrics.
@@ -440,14 +472,17 @@ func (e EvalResult) record(m algo.Metrics) {
 
 // Metrics is the evaluation under the metric names of metrics.jsonl
 // ("eval/success_rate", "eval/episodic_return", "eval/turns",
-// "eval/solved_turns", "eval/tool_calls").
+// "eval/solved_turns", "eval/tool_calls", and the sampled play's
+// "eval/sampled_success_rate" and "eval/sampled_episodic_return").
 func (e EvalResult) Metrics() map[string]float64 {
 	return map[string]float64{
-		"eval/success_rate":    e.SuccessRate,
-		"eval/episodic_return": e.MeanReturn,
-		"eval/turns":           e.MeanTurns,
-		"eval/solved_turns":    e.SolvedTurns,
-		"eval/tool_calls":      e.ToolCalls,
+		"eval/success_rate":            e.SuccessRate,
+		"eval/episodic_return":         e.MeanReturn,
+		"eval/turns":                   e.MeanTurns,
+		"eval/solved_turns":            e.SolvedTurns,
+		"eval/tool_calls":              e.ToolCalls,
+		"eval/sampled_success_rate":    e.SampledSuccessRate,
+		"eval/sampled_episodic_return": e.SampledReturn,
 	}
 }
 

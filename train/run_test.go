@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -277,8 +278,9 @@ func TestEvalOptionsReachTheEvaluation(t *testing.T) {
 		assert.Equal(t, 1.0, e.MeanTurns, "a held-out episode has one turn at eval.options' turn limit")
 	}
 	// Every env at the evaluation's limit is the start-up check's or one of
-	// an evaluation's 8 slots (num_envs); every other is training's.
-	assert.Equal(t, 1+8*len(obs.evals), made[1], "envs made with eval.options")
+	// the 8 slots (num_envs) of an evaluation's two plays (greedy and
+	// sampled); every other is training's.
+	assert.Equal(t, 1+2*8*len(obs.evals), made[1], "envs made with eval.options")
 	assert.Positive(t, made[3], "envs made with env.options")
 
 	cfg.Eval.Options = EnvOptions{"turns": 12}
@@ -360,5 +362,54 @@ func TestRunTrainsTheSampledPolicy(t *testing.T) {
 				assert.Positive(t, m["losses/kl"], "T %v iteration %d: the policy has left the reference", temp, i+1)
 			}
 		}
+	}
+}
+
+// The evaluation plays the held-out seeds twice: greedily, and sampled at
+// the training's temperature. On a one-turn Toy every seed shows the same
+// prompt, so the greedy play answers every seed alike and its success is
+// the share of one digit among the targets (or 0); the sampled play is the
+// same seeds' draws, equal to the greedy one when the temperature is near
+// 0, and both are the same numbers on a rerun.
+func TestEvalReportsSampledBesideGreedy(t *testing.T) {
+	reg := envs.NewRegistry()
+	require.NoError(t, reg.Register("test:toy1", func(o *envs.Options) (envs.Env, error) { return envtest.NewToy(1), nil }))
+	cfg := tinyConfig("rebn")
+	cfg.Env.ID = "test:toy1"
+	cfg.Env.Options = nil
+	cfg.Iterations = 2
+	cfg.Eval = EvalConfig{Every: 1, Episodes: 40, SeedBase: 1 << 40}
+	play := func(temperature float64) []EvalResult {
+		c := cfg
+		c.Sample.Temperature = temperature
+		obs := &recordObserver{}
+		dir := t.TempDir()
+		_, err := Run(context.Background(), c, reg, Options{Dir: dir, Observer: obs})
+		require.NoError(t, err)
+		rows, err := os.ReadFile(filepath.Join(dir, "metrics.jsonl"))
+		require.NoError(t, err)
+		assert.Equal(t, len(obs.evals), strings.Count(string(rows), `"eval/sampled_success_rate"`), "every evaluation row logs the sampled play")
+		return obs.evals
+	}
+	share := map[float64]bool{0: true}
+	for d := 1; d <= 9; d++ {
+		n := 0
+		for i := range uint64(40) {
+			if envtest.ToyTarget(1<<40+i) == d {
+				n++
+			}
+		}
+		share[float64(n)/40] = true
+	}
+	hot := play(1)
+	require.Len(t, hot, 3) // iterations 0, 1 and 2
+	for _, e := range hot {
+		assert.True(t, share[e.SuccessRate], "greedy success %v is not one digit's share of the targets", e.SuccessRate)
+		assert.True(t, e.SampledSuccessRate >= 0 && e.SampledSuccessRate <= 1, "sampled success %v", e.SampledSuccessRate)
+	}
+	assert.Equal(t, hot, play(1), "the same config gives the same evaluations")
+	for _, e := range play(1e-4) {
+		assert.Equal(t, e.SuccessRate, e.SampledSuccessRate, "near temperature 0 the sampled play is the greedy one (iteration %d)", e.Iteration)
+		assert.Equal(t, e.MeanReturn, e.SampledReturn, "iteration %d", e.Iteration)
 	}
 }

@@ -35,6 +35,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: train -config FILE [-set key=value ...] [-seed N] [-out DIR] [-print-config]")
 		fmt.Fprintln(fs.Output(), "       train -resume RUN_DIR [-set key=value ...]")
+		fmt.Fprintln(fs.Output(), "       train -diagnose RUN_DIR [-diagnose-seeds N]")
 		fs.PrintDefaults()
 	}
 	cfgPath := fs.String("config", "", "config file, or a bare name looked up in configs/ (e.g. rebn_guess)")
@@ -43,6 +44,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	seed := fs.Uint64("seed", 0, "override the config's seed")
 	printConfig := fs.Bool("print-config", false, "print the resolved config as YAML and exit")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof reads it)")
+	diagnoseDir := fs.String("diagnose", "", "print how the policies of this run directory fit and play its env (prompt and answer lengths, random, greedy and sampled play), and exit")
+	diagnoseSeeds := fs.Int("diagnose-seeds", 200, "held-out seeds -diagnose plays")
 	var sets cli.Multi
 	fs.Var(&sets, "set", "override a config key: section.key=value (repeatable)")
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
@@ -57,6 +60,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 			sets = append(sets, "seed="+strconv.FormatUint(*seed, 10))
 		}
 	})
+	if *diagnoseDir != "" {
+		return diagnose(ctx, *diagnoseDir, sets, *diagnoseSeeds, stdout, stderr)
+	}
 	var cfg train.Config
 	var err error
 	dir := *resume

@@ -1,0 +1,83 @@
+package train
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/envtest"
+	"github.com/gemgo/gemgo/policy"
+)
+
+func TestTokenStats(t *testing.T) {
+	s := tokenStats([]int{9, 1, 5, 3, 7, 2, 8, 4, 6, 10}, 7)
+	assert.Equal(t, TokenStats{N: 10, P50: 6, P95: 10, Max: 10, Over: 0.3}, s)
+	assert.Equal(t, TokenStats{}, tokenStats(nil, 3))
+}
+
+// Diagnose measures what it says: on a one-turn Toy, whose every seed
+// shows the same prompt, the greedy policy opens every seed alike; a room
+// smaller than the prompt cuts every prompt, and an answer budget of one
+// token leaves every answer unfinished, which the env sees as the empty
+// action (require_eos), a format error.
+func TestDiagnose(t *testing.T) {
+	reg := envs.NewRegistry()
+	require.NoError(t, reg.Register("test:toy1", func(o *envs.Options) (envs.Env, error) { return envtest.NewToy(1), nil }))
+	cfg := tinyConfig("rebn")
+	cfg.Env.ID = "test:toy1"
+	cfg.Env.Options = nil
+	cfg.Iterations = 1
+	dir := t.TempDir()
+	_, err := Run(context.Background(), cfg, reg, Options{Dir: dir})
+	require.NoError(t, err)
+	ck, err := policy.LoadCheckpoint(filepath.Join(dir, FinalFile))
+	require.NoError(t, err)
+
+	d, err := Diagnose(context.Background(), cfg, reg, ck, 30)
+	require.NoError(t, err)
+	assert.Equal(t, 30, d.Seeds)
+	assert.Equal(t, cfg.Model.Context-cfg.Sample.MaxNewTokens, d.Room)
+	assert.Equal(t, 30, d.RandomPrompts.N, "one turn a seed")
+	assert.Equal(t, d.RandomPrompts.P50, d.RandomPrompts.Max, "one prompt for every seed")
+	assert.Zero(t, d.RandomPrompts.Over)
+	assert.Zero(t, d.Greedy.PromptsCut)
+	require.Len(t, d.Greedy.Openings, 1, "greedy play answers one prompt one way")
+	assert.Equal(t, 30, d.Greedy.Openings[0].N)
+	assert.Equal(t, 1.0, d.Greedy.Turns)
+	assert.Zero(t, d.Greedy.Repeats, "one turn cannot repeat")
+	var b bytes.Buffer
+	d.Write(&b)
+	assert.Contains(t, b.String(), "env test:toy1, 30 held-out seeds")
+
+	tight := cfg
+	tight.Sample.MaxNewTokens = cfg.Model.Context - 2 // room 2: BOS and one more
+	tight.Sample.RequireEOS = true
+	d, err = Diagnose(context.Background(), tight, reg, ck, 10)
+	require.NoError(t, err)
+	assert.Equal(t, 1.0, d.RandomPrompts.Over)
+	assert.Equal(t, 1.0, d.Greedy.PromptsCut)
+
+	short := cfg
+	short.Sample.MaxNewTokens = 1
+	short.Sample.RequireEOS = true
+	d, err = Diagnose(context.Background(), short, reg, ck, 10)
+	require.NoError(t, err)
+	assert.Equal(t, 1.0, d.RandomAnswers.Over, "\\boxed{d} and EOS take more than one token")
+	for _, p := range []PlayStats{d.Greedy, d.Sampled} {
+		assert.Equal(t, 1.0, p.Unfinished)
+		assert.Equal(t, 1.0, p.FormatErrors)
+		assert.Zero(t, p.Success)
+	}
+
+	_, err = Diagnose(context.Background(), cfg, reg, ck, 0)
+	assert.ErrorContains(t, err, "allowed [1,")
+	other := cfg
+	other.Model.DModel *= 2
+	_, err = Diagnose(context.Background(), other, reg, ck, 5)
+	assert.ErrorContains(t, err, "model differs")
+}
