@@ -2,7 +2,7 @@
 // completions API, for any OpenAI-compatible client (cmd/eval included):
 //
 //	go run ./cmd/serve -checkpoint runs/rebn_guess -addr 127.0.0.1:8080
-//	curl -s 127.0.0.1:8080/v1/chat/completions -d '{"model":"gemgo","temperature":0,
+//	curl -s 127.0.0.1:8080/v1/chat/completions -H 'Content-Type: application/json' -d '{"model":"gemgo","temperature":0,
 //	    "messages":[{"role":"user","content":"Guess the number between 1 and 10 in 4 turns. Answer \\boxed{n}."}]}'
 //	go run ./cmd/eval -policy gemgo@http://127.0.0.1:8080/v1 -env game:GuessTheNumber-v0-easy -opt style=brief -out runs/eval_served
 //
