@@ -183,8 +183,7 @@ func TestTooLargeBeforeBody(t *testing.T) {
 // here), and a message far beyond the context is tokenized only at its
 // end: 100 concurrent 1 MB messages keep the live heap small. Measured on
 // a 2-core machine: 35 MB above the start with the budget, 240–280 MB
-// without it (the probe saw 3.6 GB RSS for 100 × 3 MB); the bound is 200
-// MB.
+// without it; the bound is 200 MB.
 func TestLargeBodiesBoundedHeap(t *testing.T) {
 	if testing.Short() {
 		t.Skip("sends 100 MB")
