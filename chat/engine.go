@@ -128,6 +128,9 @@ func (e *Engine) Close() error {
 // Complete answers req. The conversation is rendered with the checkpoint's
 // Format; a prompt longer than the context keeps BOS and its end.
 func (e *Engine) Complete(ctx context.Context, req Request) (Response, error) {
+	if e.QueueFull() { // before the work of rendering and tokenizing
+		return Response{}, ErrQueueFull
+	}
 	j, err := e.prepare(ctx, req)
 	if err != nil {
 		return Response{}, err
@@ -169,6 +172,10 @@ func (e *Engine) Complete(ctx context.Context, req Request) (Response, error) {
 	resp.Usage.TotalTokens = resp.Usage.PromptTokens + resp.Usage.CompletionTokens
 	return resp, nil
 }
+
+// QueueFull reports whether Complete would now answer ErrQueueFull: a
+// server asks before it reads a request's body.
+func (e *Engine) QueueFull() bool { return len(e.queue) >= cap(e.queue) }
 
 // firstStop is the index of the earliest stop string in text, or −1.
 func firstStop(text string, stop []string) int {
@@ -229,7 +236,7 @@ func (e *Engine) prepare(ctx context.Context, req Request) (*job, error) {
 			sc.TopP = *p
 		}
 	}
-	prompt := policy.CutPrompt(e.tok.EncodePrompt(obs), e.context-maxTok)
+	prompt := e.tok.EncodePromptCut(obs, e.context-maxTok) // tokenizes only what the cut keeps
 	j := &job{ctx: ctx, prompt: prompt, sc: sc, n: n, stop: req.Stop, reply: make(chan struct{})}
 	if !sc.Greedy {
 		j.rngs = make([]*rand.Rand, n)

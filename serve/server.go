@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
+	"path"
+	"strings"
 	"time"
 
 	"github.com/gemgo/gemgo/chat"
@@ -15,23 +18,71 @@ import (
 // maxBody bounds a request body.
 const maxBody = 4 << 20
 
+// DefaultDecodeBytes is Server.DecodeBytes's default: 8 bodies of the
+// largest size (4 MiB) decoded at once.
+const DefaultDecodeBytes = 32 << 20
+
+// minCharge is what a body counts against the decode budget at least.
+const minCharge = 4 << 10
+
 // Server answers the OpenAI API subset for one model.
 type Server struct {
 	Model chat.Model
 	Name  string           // the model's id in /v1/models and responses
 	Now   func() time.Time // the clock for "created"; nil means time.Now
+	// DecodeBytes bounds the request bodies read and decoded at once, in
+	// bytes (each counts its Content-Length, or 4 MiB when unknown); a
+	// request beyond waits for room. 0 means DefaultDecodeBytes.
+	DecodeBytes int64
+	// Limits bound connections and slow clients in ListenAndServe; zero
+	// values are httpserve's defaults.
+	Limits httpserve.Limits
 }
+
+// queueFuller is a Model that tells when it would refuse a request for a
+// full queue (chat.Engine): the server then answers 429 before reading
+// the body.
+type queueFuller interface{ QueueFull() bool }
 
 // Handler returns the HTTP handler of s.
 func (s *Server) Handler() http.Handler {
+	total := s.DecodeBytes
+	if total <= 0 {
+		total = DefaultDecodeBytes
+	}
+	b := newBudget(total)
 	mux := http.NewServeMux()
-	mux.HandleFunc("/v1/chat/completions", s.completions)
+	mux.HandleFunc("/v1/chat/completions", func(w http.ResponseWriter, r *http.Request) { s.completions(w, r, b) })
 	mux.HandleFunc("/v1/models", s.models)
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, "invalid_request_error", "", "not_found",
-			fmt.Sprintf("no route %s %s: this server has POST /v1/chat/completions and GET /v1/models", r.Method, r.URL.Path))
+	mux.HandleFunc("/", notFound)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// ServeMux would redirect a path such as /v1/../v1/models with a
+		// plain-text 301 or 307; answer in the API's shape instead.
+		if c := cleanPath(r.URL.Path); c != r.URL.Path {
+			writeError(w, http.StatusNotFound, "invalid_request_error", "", "not_found",
+				fmt.Sprintf("no route %s %q: the path is not in canonical form (%s)", r.Method, r.URL.Path, c))
+			return
+		}
+		mux.ServeHTTP(w, r)
 	})
-	return mux
+}
+
+func notFound(w http.ResponseWriter, r *http.Request) {
+	writeError(w, http.StatusNotFound, "invalid_request_error", "", "not_found",
+		fmt.Sprintf("no route %s %s: this server has POST /v1/chat/completions and GET /v1/models", r.Method, r.URL.Path))
+}
+
+// cleanPath is p as ServeMux wants it: rooted, without . or .. elements
+// or double slashes, keeping a trailing slash.
+func cleanPath(p string) string {
+	if p == "" || p[0] != '/' {
+		p = "/" + p
+	}
+	c := path.Clean(p)
+	if p[len(p)-1] == '/' && c != "/" {
+		c += "/"
+	}
+	return c
 }
 
 func (s *Server) now() time.Time {
@@ -39,38 +90,6 @@ func (s *Server) now() time.Time {
 		return s.Now()
 	}
 	return time.Now()
-}
-
-// stopList decodes "stop" given as a string or a list of strings.
-type stopList []string
-
-func (l *stopList) UnmarshalJSON(b []byte) error {
-	var one string
-	if err := json.Unmarshal(b, &one); err == nil {
-		*l = stopList{one}
-		return nil
-	}
-	var many []string
-	if err := json.Unmarshal(b, &many); err != nil {
-		return errors.New("stop: want a string or a list of strings")
-	}
-	*l = many
-	return nil
-}
-
-// request is the body of POST /v1/chat/completions (the fields used).
-type request struct {
-	Model               string         `json:"model"`
-	Messages            []chat.Message `json:"messages"`
-	Temperature         *float64       `json:"temperature"`
-	TopP                *float64       `json:"top_p"`
-	MaxTokens           *int           `json:"max_tokens"`
-	MaxCompletionTokens *int           `json:"max_completion_tokens"`
-	Stop                stopList       `json:"stop"`
-	N                   *int           `json:"n"`
-	Seed                *int64         `json:"seed"`
-	Stream              bool           `json:"stream"`
-	Tools               []any          `json:"tools"`
 }
 
 type choiceJSON struct {
@@ -89,21 +108,55 @@ type responseJSON struct {
 	Usage   chat.Usage   `json:"usage"`
 }
 
-func (s *Server) completions(w http.ResponseWriter, r *http.Request) {
+func (s *Server) completions(w http.ResponseWriter, r *http.Request, b *budget) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		writeError(w, http.StatusMethodNotAllowed, "invalid_request_error", "", "method_not_allowed", "use POST for /v1/chat/completions")
 		return
 	}
+	// 1. what can be refused before reading the body
+	if ce := r.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
+		writeError(w, http.StatusUnsupportedMediaType, "invalid_request_error", "", "unsupported_content_encoding",
+			fmt.Sprintf("Content-Encoding %q is not supported: send the body uncompressed", ce))
+		return
+	}
+	if ct := r.Header.Get("Content-Type"); !jsonMediaType(ct) {
+		writeError(w, http.StatusUnsupportedMediaType, "invalid_request_error", "", "unsupported_content_type",
+			fmt.Sprintf("Content-Type %q is not supported: send a JSON body with Content-Type: application/json", ct))
+		return
+	}
+	if r.ContentLength > maxBody {
+		writeError(w, http.StatusRequestEntityTooLarge, "invalid_request_error", "", "request_too_large", fmt.Sprintf("the body exceeds %d bytes", maxBody))
+		return
+	}
+	if q, ok := s.Model.(queueFuller); ok && q.QueueFull() {
+		s.fail(w, r, chat.ErrQueueFull)
+		return
+	}
+	// 2. decode, within the budget of bodies in flight
+	charge := int64(maxBody)
+	if r.ContentLength >= 0 {
+		charge = max(r.ContentLength, minCharge)
+	}
+	charge, err := b.acquire(r.Context(), charge)
+	if err != nil {
+		return // the client has gone
+	}
+	defer b.release(charge)
 	var req request
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
-	if err := dec.Decode(&req); err != nil {
+	if err := decodeRequest(http.MaxBytesReader(w, r.Body, maxBody), &req); err != nil {
 		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
+		var part *partError
+		switch {
+		case errors.As(err, &tooBig):
 			writeError(w, http.StatusRequestEntityTooLarge, "invalid_request_error", "", "request_too_large", fmt.Sprintf("the body exceeds %d bytes", maxBody))
-			return
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			writeError(w, http.StatusRequestTimeout, "invalid_request_error", "", "request_timeout", err.Error())
+		case errors.As(err, &part):
+			writeError(w, http.StatusBadRequest, "invalid_request_error", "messages", "invalid_value", "messages: "+part.msg)
+		default:
+			writeError(w, http.StatusBadRequest, "invalid_request_error", "", "invalid_json", "the body is not a valid JSON request: "+err.Error())
 		}
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "", "invalid_json", "the body is not a valid JSON request: "+err.Error())
 		return
 	}
 	if req.Stream {
@@ -114,7 +167,7 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "tools", "unsupported_parameter", "tools are not supported by this model")
 		return
 	}
-	cr := chat.Request{Model: req.Model, Messages: req.Messages, Temperature: req.Temperature, TopP: req.TopP, Stop: req.Stop, Seed: req.Seed}
+	cr := chat.Request{Model: req.Model, Messages: req.messages(), Temperature: req.Temperature, TopP: req.TopP, Stop: req.Stop, Seed: req.Seed}
 	switch {
 	case req.MaxCompletionTokens != nil:
 		cr.MaxTokens = *req.MaxCompletionTokens
@@ -217,5 +270,5 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // gracefully: it stops accepting, lets requests in flight finish (at most
 // grace), and returns. ready, when not nil, receives the bound address.
 func (s *Server) ListenAndServe(ctx context.Context, addr string, grace time.Duration, ready func(addr string)) error {
-	return httpserve.Run(ctx, httpserve.Config{Addr: addr, Handler: s.Handler(), Grace: grace, Ready: ready})
+	return httpserve.Run(ctx, httpserve.Config{Addr: addr, Handler: s.Handler(), Grace: grace, Ready: ready, Limits: s.Limits})
 }

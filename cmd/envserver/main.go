@@ -36,6 +36,9 @@ func run(args []string, stderr io.Writer, ready chan<- string) int {
 	maxMsg := fs.Int64("max-message", remote.DefaultMaxMessageBytes, "largest client message in bytes; a larger one closes the session (status 1009)")
 	writeTimeout := fs.Duration("write-timeout", remote.DefaultWriteTimeout, "drop a session whose client does not read a reply within this long")
 	drain := fs.Duration("drain", 30*time.Second, "on SIGINT/SIGTERM, wait this long for sessions to close")
+	maxConns := fs.Int("max-conns", httpserve.DefaultMaxConns, "connections held at once, sessions included (at most 3/4 of the open-file limit); at the cap a new one closes the longest idle HTTP one")
+	keepAlive := fs.Duration("keep-alive", httpserve.DefaultIdleTimeout, "close an HTTP keep-alive connection idle this long (sessions: -idle)")
+	bodyTimeout := fs.Duration("body-timeout", httpserve.DefaultBodyTimeout, "time a client has to send an HTTP request body (/reset, /step); a slower one gets 408")
 	toolList := fs.String("tools", "", "tool kinds clients may wrap their env with in the reset data, comma-separated: python,search (python runs the model's code, sandboxed, on this machine); empty serves none")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -49,6 +52,10 @@ func run(args []string, stderr io.Writer, ready chan<- string) int {
 	}
 	if *maxSessions < 1 {
 		fmt.Fprintf(stderr, "envserver: -max-sessions = %d: must be ≥ 1\n", *maxSessions)
+		return 2
+	}
+	if *maxConns <= *maxSessions || *keepAlive <= 0 || *bodyTimeout <= 0 {
+		fmt.Fprintf(stderr, "envserver: -max-conns = %d, -keep-alive = %s, -body-timeout = %s: want positive values and -max-conns above -max-sessions (%d; each session holds a connection)\n", *maxConns, *keepAlive, *bodyTimeout, *maxSessions)
 		return 2
 	}
 	var toolKinds []string
@@ -81,6 +88,7 @@ func run(args []string, stderr io.Writer, ready chan<- string) int {
 	defer stop()
 	err = httpserve.Run(ctx, httpserve.Config{
 		Addr: *addr, Handler: srv, Grace: *drain,
+		Limits: httpserve.Limits{MaxConns: *maxConns, IdleTimeout: *keepAlive, BodyTimeout: *bodyTimeout},
 		Ready: func(a string) {
 			fmt.Fprintf(stderr, "envserver: listening on ws://%s/ws (health: http://%s/health)\n", a, a)
 			if ready != nil {

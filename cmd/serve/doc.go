@@ -2,7 +2,7 @@
 // completions API, for any OpenAI-compatible client (cmd/eval included):
 //
 //	go run ./cmd/serve -checkpoint runs/rebn_guess -addr 127.0.0.1:8080
-//	curl -s 127.0.0.1:8080/v1/chat/completions -d '{"model":"gemgo","temperature":0,
+//	curl -s 127.0.0.1:8080/v1/chat/completions -H 'Content-Type: application/json' -d '{"model":"gemgo","temperature":0,
 //	    "messages":[{"role":"user","content":"Guess the number between 1 and 10 in 4 turns. Answer \\boxed{n}."}]}'
 //	go run ./cmd/eval -policy gemgo@http://127.0.0.1:8080/v1 -env game:GuessTheNumber-v0-easy -opt style=brief -out runs/eval_served
 //
@@ -10,5 +10,7 @@
 // observations (its env.history). Concurrent requests are batched into
 // one KV-cache sampler call; more than -queue waiting requests are
 // answered 429 with Retry-After. Ctrl-C or SIGTERM stops accepting,
-// finishes the requests in flight (up to -grace) and exits 0.
+// finishes the requests in flight (up to -grace) and exits 0. -max-conns,
+// -keep-alive and -body-timeout bound idle and slow clients; -decode-mib
+// bounds the bodies decoded at once.
 package main

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gemgo/gemgo/chat"
+	"github.com/gemgo/gemgo/internal/httpserve"
 	"github.com/gemgo/gemgo/policy"
 	"github.com/gemgo/gemgo/serve"
 )
@@ -34,6 +35,10 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(string
 	queue := fs.Int("queue", 256, "waiting requests at most; more are answered 429")
 	maxBatch := fs.Int("max-batch", 64, "prompts per sampler call at most")
 	grace := fs.Duration("grace", 10*time.Second, "time for requests in flight at shutdown")
+	decodeMiB := fs.Int64("decode-mib", serve.DefaultDecodeBytes>>20, "request bodies read and decoded at once, in MiB; more wait")
+	maxConns := fs.Int("max-conns", httpserve.DefaultMaxConns, "connections held at once (at most 3/4 of the open-file limit); at the cap a new one closes the longest idle one")
+	keepAlive := fs.Duration("keep-alive", httpserve.DefaultIdleTimeout, "close a keep-alive connection idle this long")
+	bodyTimeout := fs.Duration("body-timeout", httpserve.DefaultBodyTimeout, "time a client has to send a request body; a slower one gets 408")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -46,6 +51,10 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(string
 	}
 	if *queue < 1 || *maxBatch < 1 {
 		fmt.Fprintf(stderr, "serve: -queue = %d, -max-batch = %d: both must be ≥ 1\n", *queue, *maxBatch)
+		return 2
+	}
+	if *decodeMiB < 1 || *maxConns < 1 || *keepAlive <= 0 || *bodyTimeout <= 0 {
+		fmt.Fprintf(stderr, "serve: -decode-mib = %d, -max-conns = %d, -keep-alive = %s, -body-timeout = %s: all must be positive\n", *decodeMiB, *maxConns, *keepAlive, *bodyTimeout)
 		return 2
 	}
 	path := *ckPath
@@ -68,7 +77,8 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(string
 		return 2
 	}
 	defer eng.Close()
-	srv := &serve.Server{Model: eng, Name: *name}
+	srv := &serve.Server{Model: eng, Name: *name, DecodeBytes: *decodeMiB << 20,
+		Limits: httpserve.Limits{MaxConns: *maxConns, IdleTimeout: *keepAlive, BodyTimeout: *bodyTimeout}}
 	err = srv.ListenAndServe(ctx, *addr, *grace, func(a string) {
 		fmt.Fprintf(stderr, "serve: %s (trained on %s, history %s) at http://%s/v1\n", path, set.EnvID, set.Format.History, a)
 		if ready != nil {

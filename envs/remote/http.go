@@ -3,8 +3,10 @@ package remote
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strconv"
 
 	"github.com/gemgo/gemgo/envs"
@@ -101,9 +103,8 @@ func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
 
 // handleReset plays Reset on a fresh env and returns its observation.
 func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
-	body, err := readBody(w, r, s.cfg.MaxMessageBytes)
-	if err != nil {
-		writeHTTPError(w, http.StatusRequestEntityTooLarge, err)
+	body, ok := readBody(w, r, s.cfg.MaxMessageBytes)
+	if !ok {
 		return
 	}
 	s.replay(w, r, body, msgReset)
@@ -115,9 +116,8 @@ func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
 // HTTP sends its seed and its actions so far; the WebSocket at /ws keeps
 // the episode instead.
 func (s *Server) handleStep(w http.ResponseWriter, r *http.Request) {
-	body, err := readBody(w, r, s.cfg.MaxMessageBytes)
-	if err != nil {
-		writeHTTPError(w, http.StatusRequestEntityTooLarge, err)
+	body, ok := readBody(w, r, s.cfg.MaxMessageBytes)
+	if !ok {
 		return
 	}
 	s.replay(w, r, body, msgStep)
@@ -240,13 +240,22 @@ func objectOf(raw json.RawMessage) map[string]json.RawMessage {
 	return m
 }
 
-func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+// readBody reads a request body of at most limit bytes; on failure it
+// answers the client (413 too large, 408 too slow, 400) and reports false.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, bool) {
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	var tooBig *http.MaxBytesError
-	if errors.As(err, &tooBig) {
-		return nil, errors.New("the body is larger than the server's message limit")
+	switch {
+	case err == nil:
+		return b, true
+	case errors.As(err, &tooBig):
+		writeHTTPError(w, http.StatusRequestEntityTooLarge, errors.New("the body is larger than the server's message limit"))
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		writeHTTPError(w, http.StatusRequestTimeout, err) // the server's body deadline
+	default:
+		writeHTTPError(w, http.StatusBadRequest, fmt.Errorf("read the body: %w", err))
 	}
-	return b, err
+	return nil, false
 }
 
 // httpStatus maps an OpenEnv code to an HTTP status.
