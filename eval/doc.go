@@ -7,9 +7,12 @@
 // (see package chat) and written as one line of results.jsonl, fsynced,
 // in the order episodes finish. A rerun with the same config reads the
 // file and plays only the episodes that have no line without an error, so
-// a killed run loses nothing that finished and repeats nothing. The
-// metadata.json beside it holds the resolved config, its hash, and the
-// aggregates per policy × env: success rate and mean return with
+// a killed run loses nothing that finished and repeats nothing. A
+// checkpoint's lines carry the hash of its file's content, so a file
+// replaced under the same path is played anew. One Run at a time writes a
+// directory (it holds the directory's flock, internal/fslock). The
+// metadata.json beside results.jsonl holds the resolved config, its hash,
+// and the aggregates per policy × env: success rate and mean return with
 // percentile-bootstrap 95% intervals, mean turns and tokens, and the
 // unbiased pass@k of Chen et al. (2021), 1 − C(n−c, k)/C(n, k) for n
 // samples per seed of which c succeed.

@@ -37,7 +37,7 @@ func open(t *testing.T, cfg eval.Config) []eval.Named {
 		if op.Closer != nil {
 			t.Cleanup(func() { op.Closer.Close() })
 		}
-		out = append(out, eval.Named{Name: spec, Policy: op.Policy, Note: op.Note})
+		out = append(out, op.Named(spec))
 	}
 	return out
 }
@@ -231,13 +231,17 @@ func killConfig() eval.Config {
 	return cfg
 }
 
-// TestKillHelper is the process TestKill9ThenRerun kills.
+// TestKillHelper is the process TestKill9ThenRerun kills and
+// TestSecondRunIsRefused runs beside.
 func TestKillHelper(t *testing.T) {
 	dir := os.Getenv("GEMGO_EVAL_KILL_DIR")
 	if dir == "" {
 		t.Skip("run by TestKill9ThenRerun")
 	}
-	_, _ = eval.Run(context.Background(), killConfig(), []eval.Named{{Name: "slow", Policy: slowRandom{5 * time.Millisecond}}}, eval.Options{Dir: dir, Registry: builtin.Registry()})
+	_, err := eval.Run(context.Background(), killConfig(), []eval.Named{{Name: "slow", Policy: slowRandom{5 * time.Millisecond}}}, eval.Options{Dir: dir, Registry: builtin.Registry()})
+	if err != nil {
+		t.Fatal(err) // an exit status for TestSecondRunIsRefused (TestKill9ThenRerun kills it first)
+	}
 }
 
 func TestRerunWithOtherSettingsIsRefused(t *testing.T) {

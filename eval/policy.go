@@ -2,6 +2,8 @@ package eval
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -98,6 +100,14 @@ type Opened struct {
 	Note   string    // what it is, for the report
 	// Checkpoint is set for a checkpoint: how its run played its env.
 	Checkpoint *chat.Settings
+	// ID is a checkpoint's content, "sha256:" and the hex SHA-256 of the
+	// file's bytes (the ones loaded); "" for the other policies.
+	ID string
+}
+
+// Named names the opened policy spec for Run, with its Note and ID.
+func (o Opened) Named(spec string) Named {
+	return Named{Name: spec, Policy: o.Policy, Note: o.Note, ID: o.ID}
 }
 
 // OpenPolicy turns a -policy spec into a Policy:
@@ -106,6 +116,10 @@ type Opened struct {
 //	oracle               the env's solver (see Oracles)
 //	MODEL@URL            an OpenAI-compatible endpoint, e.g. gpt-4o-mini@https://api.openai.com/v1
 //	PATH                 a checkpoint file, or a run directory (its final.safetensors)
+//
+// A checkpoint is read once: its ID is the hash of the bytes it was
+// loaded from, so the records of a rerun after the file was replaced are
+// told apart from the old ones.
 //
 // apiKey is sent to endpoints (cmd/eval reads OPENAI_API_KEY).
 func OpenPolicy(spec string, cfg Config, oracles *Oracles, apiKey string) (Opened, error) {
@@ -132,10 +146,16 @@ func OpenPolicy(spec string, cfg Config, oracles *Oracles, apiKey string) (Opene
 	} else if err != nil {
 		return Opened{}, fmt.Errorf("-policy %s: not random, oracle, MODEL@http(s)://URL, nor an existing checkpoint file or run directory", spec)
 	}
-	ck, err := policy.LoadCheckpoint(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return Opened{}, fmt.Errorf("-policy %s: %w", spec, err)
 	}
+	ck, err := policy.UnmarshalCheckpoint(data)
+	if err != nil {
+		return Opened{}, fmt.Errorf("-policy %s: load checkpoint %s: %w", spec, path, err)
+	}
+	sum := sha256.Sum256(data)
+	id := "sha256:" + hex.EncodeToString(sum[:])
 	set, err := chat.CheckpointSettings(ck)
 	if err != nil {
 		return Opened{}, fmt.Errorf("-policy %s: %w", spec, err)
@@ -144,6 +164,6 @@ func OpenPolicy(spec string, cfg Config, oracles *Oracles, apiKey string) (Opene
 	if err != nil {
 		return Opened{}, fmt.Errorf("-policy %s: %w", spec, err)
 	}
-	note := fmt.Sprintf("checkpoint %s (trained on %s, history %s)", path, set.EnvID, set.Format.History)
-	return Opened{Policy: &ChatPolicy{Model: eng, Request: req, RequireFinish: set.RequireEOS}, Closer: eng, Note: note, Checkpoint: &set}, nil
+	note := fmt.Sprintf("checkpoint %s %s (trained on %s, history %s)", path, id[:len("sha256:")+12], set.EnvID, set.Format.History)
+	return Opened{Policy: &ChatPolicy{Model: eng, Request: req, RequireFinish: set.RequireEOS}, Closer: eng, Note: note, Checkpoint: &set, ID: id}, nil
 }

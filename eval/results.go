@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync"
 
 	"github.com/gemgo/gemgo/chat"
@@ -32,6 +33,9 @@ type Key struct {
 // Record is one line of results.jsonl: one episode.
 type Record struct {
 	Key
+	// PolicyID is the Named.ID of the policy that played it: a
+	// checkpoint's content ("sha256:…"); "" for the others.
+	PolicyID         string         `json:"policy_id,omitempty"`
 	Settings         string         `json:"settings"` // Config.EpisodeHash of the run that played it
 	Messages         []chat.Message `json:"messages"`
 	Rewards          []float64      `json:"rewards"` // one per turn
@@ -54,6 +58,8 @@ type resultsFile struct {
 // openResults reads the records of path (creating it when missing) and
 // opens it for appending. A torn last line, the trace of a kill during a
 // write, is cut off first, so the next record starts on a line of its own.
+// The file is then reopened with O_APPEND: every write lands at the end
+// of the file as it is at that moment, never over another line.
 func openResults(path string) (*resultsFile, []Record, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
@@ -63,11 +69,13 @@ func openResults(path string) (*resultsFile, []Record, error) {
 	if err == nil {
 		err = f.Truncate(good)
 	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
 	if err == nil {
-		_, err = f.Seek(good, io.SeekStart)
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	}
 	if err != nil {
-		f.Close()
 		return nil, nil, fmt.Errorf("results %s: %w", path, err)
 	}
 	return &resultsFile{f: f}, recs, nil
@@ -130,15 +138,42 @@ func ReadResults(path string) ([]Record, error) {
 	return recs, nil
 }
 
-// Latest keeps, for every key, its last record without an error, or else
-// its last record: the episodes as a rerun sees them.
-func Latest(recs []Record) map[Key]Record {
-	out := map[Key]Record{}
-	for _, r := range recs {
-		if old, ok := out[r.Key]; ok && old.Error == "" && r.Error != "" {
+// episodes indexes recs as a rerun sees them: for every key, its first
+// record without an error, or else its last record. ids maps the name of
+// each policy of the run to its Named.ID: a record of that name with
+// another ID (a checkpoint file replaced since) is left out and counted
+// in stale, so that the new content is played anew; it stays in the file,
+// as the records of a policy not in this run do, and counts again if the
+// old content comes back. Two records of one episode without an error
+// and with different outcomes cannot come from resumed runs (a rerun
+// never plays a finished episode): the file was edited, or written by two
+// runs at once, and that is an error naming both lines. An identical
+// duplicate is harmless and counted once.
+func episodes(path string, recs []Record, ids map[string]string) (byKey map[Key]Record, stale map[string]int, err error) {
+	byKey, stale = map[Key]Record{}, map[string]int{}
+	line := map[Key]int{}
+	for i, r := range recs {
+		if id, ok := ids[r.Policy]; ok && r.PolicyID != id {
+			stale[r.Policy]++
 			continue
 		}
-		out[r.Key] = r
+		old, ok := byKey[r.Key]
+		switch {
+		case !ok || old.Error != "":
+			byKey[r.Key], line[r.Key] = r, i+1
+		case r.Error != "":
+			// a finished episode stays finished
+		case !sameOutcome(old, r):
+			return nil, nil, fmt.Errorf("%s lines %d and %d are the same episode (policy %s, env %s, seed %d, sample %d) with different outcomes: the file was edited or written by two runs at once; move it away to start over",
+				path, line[r.Key], i+1, r.Policy, r.Env, r.Seed, r.Sample)
+		}
 	}
-	return out
+	return byKey, stale, nil
+}
+
+// sameOutcome reports whether two records of an episode played it alike:
+// the same conversation and rewards (latency and tokens may differ).
+func sameOutcome(a, b Record) bool {
+	return a.Success == b.Success && a.Return == b.Return && a.Turns == b.Turns &&
+		slices.Equal(a.Rewards, b.Rewards) && slices.Equal(a.Messages, b.Messages)
 }

@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/internal/atomicfile"
+	"github.com/gemgo/gemgo/internal/fslock"
 	"github.com/gemgo/gemgo/metrics"
 )
 
@@ -21,6 +23,11 @@ type Named struct {
 	Name   string
 	Policy Policy
 	Note   string // shown in the report
+	// ID is what the policy is beyond its name: a checkpoint's content
+	// hash (Opened.ID). Records keep it, and a rerun reuses a record only
+	// when the ID is the same, so a replaced checkpoint file is played
+	// anew. "" for a policy known by its name alone.
+	ID string
 }
 
 // Metadata is metadata.json.
@@ -39,6 +46,7 @@ type Metadata struct {
 type PolicyInfo struct {
 	Name string `json:"name"`
 	Note string `json:"note"`
+	ID   string `json:"id,omitempty"` // Named.ID
 }
 
 // Options are the parts of a run outside its Config.
@@ -50,16 +58,20 @@ type Options struct {
 }
 
 // Run plays every episode of cfg that dir's results.jsonl does not hold
-// finished (a record without error), appending each as it ends, then
-// writes metadata.json, report.html and results.md. When ctx is done it
-// stops starting episodes, drops the ones in flight (a rerun plays them)
-// and returns ctx's error after writing the files for what finished.
+// finished (a record without error, of the same policy ID), appending
+// each as it ends, then writes metadata.json, report.html and results.md.
+// When ctx is done it stops starting episodes, drops the ones in flight
+// (a rerun plays them) and returns ctx's error after writing the files
+// for what finished. One Run at a time has a directory: it holds the
+// directory's lock (internal/fslock) from before it reads anything until
+// it returns, and a second Run, in this process or another, fails at
+// once.
 func Run(ctx context.Context, cfg Config, pols []Named, opt Options) (Metadata, error) {
 	if err := cfg.Validate(); err != nil {
 		return Metadata{}, err
 	}
 	if len(pols) != len(cfg.Policies) {
-		return Metadata{}, fmt.Errorf("eval: %d policies opened for %d specs", len(pols), len(cfg.Policies))
+		return Metadata{}, fmt.Errorf("%d policies opened for %d specs", len(pols), len(cfg.Policies))
 	}
 	for _, id := range cfg.Envs {
 		e, err := newEnv(opt.Registry, &cfg, id) // with its tools: one that cannot work here fails now
@@ -69,9 +81,18 @@ func Run(ctx context.Context, cfg Config, pols []Named, opt Options) (Metadata, 
 		_ = envs.Close(e)
 	}
 	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
-		return Metadata{}, fmt.Errorf("eval: %w", err)
+		return Metadata{}, fmt.Errorf("results directory: %w", err)
 	}
-	rf, recs, err := openResults(filepath.Join(opt.Dir, ResultsFile))
+	unlock, err := fslock.Lock(opt.Dir)
+	if errors.Is(err, fslock.ErrHeld) {
+		return Metadata{}, fmt.Errorf("%w: another eval is running in this directory; wait for it to finish, or choose another -out directory", err)
+	}
+	if err != nil {
+		return Metadata{}, fmt.Errorf("results directory: %w", err)
+	}
+	defer unlock()
+	path := filepath.Join(opt.Dir, ResultsFile)
+	rf, recs, err := openResults(path)
 	if err != nil {
 		return Metadata{}, err
 	}
@@ -79,10 +100,17 @@ func Run(ctx context.Context, cfg Config, pols []Named, opt Options) (Metadata, 
 	settings := cfg.EpisodeHash()
 	for i, r := range recs {
 		if r.Settings != settings {
-			return Metadata{}, fmt.Errorf("eval: %s line %d was played with other settings (env options, tools, seed base, temperature, top-p, max tokens, stop or system prompt: hash %s, this run's %s); choose a new -out directory", filepath.Join(opt.Dir, ResultsFile), i+1, r.Settings, settings)
+			return Metadata{}, fmt.Errorf("%s line %d was played with other settings (env options, tools, seed base, temperature, top-p, max tokens, stop or system prompt: hash %s, this run's %s); choose a new -out directory", path, i+1, r.Settings, settings)
 		}
 	}
-	byKey := Latest(recs)
+	ids := map[string]string{}
+	for _, p := range pols {
+		ids[p.Name] = p.ID
+	}
+	byKey, stale, err := episodes(path, recs, ids)
+	if err != nil {
+		return Metadata{}, err
+	}
 	type job struct {
 		p int
 		k Key
@@ -97,6 +125,13 @@ func Run(ctx context.Context, cfg Config, pols []Named, opt Options) (Metadata, 
 						jobs = append(jobs, job{pi, k})
 					}
 				}
+			}
+		}
+	}
+	if opt.Progress != nil {
+		for _, p := range pols {
+			if n := stale[p.Name]; n > 0 {
+				fmt.Fprintf(opt.Progress, "eval: %d records of %s were played by other content than its file has now (%s): they stay in %s, left out, and its episodes are played anew\n", n, p.Name, p.ID, ResultsFile)
 			}
 		}
 	}
@@ -116,6 +151,7 @@ func Run(ctx context.Context, cfg Config, pols []Named, opt Options) (Metadata, 
 			defer wg.Done()
 			for j := range jobc {
 				rec := play(ctx, pols[j.p].Policy, opt.Registry, &cfg, j.k)
+				rec.PolicyID = pols[j.p].ID
 				if ctx.Err() != nil {
 					continue // cut short: a rerun plays it
 				}
@@ -169,7 +205,7 @@ func Run(ctx context.Context, cfg Config, pols []Named, opt Options) (Metadata, 
 	// 2. Aggregate and report.
 	md := Metadata{Config: cfg, Hash: cfg.Hash(), Settings: settings, Played: played, WallS: time.Since(start).Seconds(), Complete: true}
 	for _, p := range pols {
-		md.Policies = append(md.Policies, PolicyInfo{Name: p.Name, Note: p.Note})
+		md.Policies = append(md.Policies, PolicyInfo{Name: p.Name, Note: p.Note, ID: p.ID})
 		for _, id := range cfg.Envs {
 			rng := rand.New(rand.NewPCG(1, 2)) // fixed, per aggregate: the same records give the same intervals
 			a := aggregate(&cfg, p.Name, id, byKey, rng)

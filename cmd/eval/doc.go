@@ -18,7 +18,10 @@
 // as episodes end), metadata.json (the config, its hash and the
 // aggregates), results.md and report.html; the table is printed too.
 // Rerunning the same command plays only what is missing: after Ctrl-C,
-// kill -9 or errors, nothing finished is lost or played twice.
+// kill -9 or errors, nothing finished is lost or played twice. A
+// checkpoint is known by its file's content (a SHA-256 in every line),
+// so a replaced checkpoint is played anew. One eval at a time writes a
+// directory: a second one into it exits at once, naming the first's pid.
 //
 // -tool wraps every env with a tool, with cmd/play's syntax: a name
 // (-tool python) or a YAML map of a tools.Spec

@@ -101,7 +101,7 @@ func run(ctx context.Context, reg *envs.Registry, args []string, stdout, stderr 
 		if op.Checkpoint != nil {
 			warnOptions(stderr, spec, op.Checkpoint.EnvOptions, cfg.EnvOptions)
 		}
-		named = append(named, eval.Named{Name: spec, Policy: op.Policy, Note: op.Note})
+		named = append(named, op.Named(spec))
 	}
 	md, err := eval.Run(ctx, cfg, named, eval.Options{Dir: *out, Registry: reg, Progress: stderr, TTY: tty})
 	if md.Hash != "" {

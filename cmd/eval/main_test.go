@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/eval"
 	"github.com/gemgo/gemgo/internal/cli"
+	"github.com/gemgo/gemgo/internal/fslock"
 	"github.com/gemgo/gemgo/tools"
 	"github.com/stretchr/testify/require"
 )
@@ -83,4 +85,33 @@ func TestToolFlag(t *testing.T) {
 		require.Contains(t, errb.String(), "-tool", bad)
 		require.Contains(t, errb.String(), bad)
 	}
+}
+
+// An error of the eval package reaches the user with one "eval: " prefix
+// (the command's), never "eval: eval:".
+func TestErrorsHaveOnePrefix(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	args := []string{"-policy", "random", "-env", "game:GuessTheNumber-v0-easy", "-opt", "style=brief", "-episodes", "3", "-out", out}
+	var stdout, errb bytes.Buffer
+	require.Equal(t, cli.ExitOK, run(context.Background(), builtin.Registry(), args, &stdout, &errb, false), errb.String())
+
+	errb.Reset()
+	args[5] = "style=gem"
+	require.Equal(t, cli.ExitFailed, run(context.Background(), builtin.Registry(), args, &stdout, &errb, false))
+	require.True(t, strings.HasPrefix(errb.String(), "eval: "+filepath.Join(out, eval.ResultsFile)+" line 1 was played with other settings"), errb.String())
+	require.NotContains(t, errb.String(), "eval: eval:")
+}
+
+// A run into a directory that another eval holds exits at once with a
+// message naming the directory, the other eval and its process id.
+func TestLockedDirectoryIsRefused(t *testing.T) {
+	out := t.TempDir()
+	release, err := fslock.Lock(out) // as a running eval holds it
+	require.NoError(t, err)
+	defer release()
+	args := []string{"-policy", "random", "-env", "game:GuessTheNumber-v0-easy", "-episodes", "3", "-out", out}
+	var stdout, errb bytes.Buffer
+	require.Equal(t, cli.ExitFailed, run(context.Background(), builtin.Registry(), args, &stdout, &errb, false))
+	require.Equal(t, fmt.Sprintf("eval: %s is locked by another process (pid %d): another eval is running in this directory; wait for it to finish, or choose another -out directory\n", out, os.Getpid()), errb.String())
+	require.NoFileExists(t, filepath.Join(out, eval.ResultsFile), "nothing is written")
 }
