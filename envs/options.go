@@ -80,7 +80,9 @@ func (o *Options) lookup(a access, name string) (any, bool) {
 }
 
 // Int reads an integer option in [lo, hi].
-func (o *Options) Int(name string, def, lo, hi int) int { return o.readInt(access{}, name, def, lo, hi) }
+func (o *Options) Int(name string, def, lo, hi int) int {
+	return o.readInt(access{}, name, def, lo, hi)
+}
 
 func (o *Options) readInt(a access, name string, def, lo, hi int) int {
 	v, ok := o.lookup(a, name)
