@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 )
 
 // Options that come from a server's client (cmd/envserver's reset data)
@@ -62,13 +63,13 @@ type ClientOptionError struct {
 	ID     string  // the env id
 	Name   string  // the option
 	Reason string  // server-only: why a client may not set it
-	Value  any     // resource: the value given
+	Value  float64 // resource: the value given
 	Cap    float64 // resource: the cap it exceeds
 }
 
 func (e *ClientOptionError) Error() string {
 	if e.Cap > 0 {
-		return fmt.Sprintf("env %s: option %s = %s is above this server's cap of %g for its clients", e.ID, e.Name, ExcerptValue(e.Value), e.Cap)
+		return fmt.Sprintf("env %s: option %s = %s is above this server's cap of %s for its clients", e.ID, e.Name, number(e.Value), number(e.Cap))
 	}
 	return fmt.Sprintf("env %s: option %s: a client of this server may not set it: it %s", e.ID, e.Name, e.Reason)
 }
@@ -148,13 +149,13 @@ func (o *Options) admit(a access, name string) bool {
 
 // withinCap applies a resource option's cap to its value f: false when a
 // client's value is above it (the error is recorded).
-func (o *Options) withinCap(a access, name string, f float64, v any) bool {
+func (o *Options) withinCap(a access, name string, f float64) bool {
 	if o.client == nil || a.kind != resource {
 		return true
 	}
 	if c := o.client.capOf(name, a.clientMax); f > c {
 		if o.err == nil {
-			o.err = &ClientOptionError{ID: o.id, Name: name, Value: v, Cap: c}
+			o.err = &ClientOptionError{ID: o.id, Name: name, Value: f, Cap: c}
 		}
 		return false
 	}
@@ -167,3 +168,6 @@ func (o *Options) withinCap(a access, name string, f float64, v any) bool {
 func (r *Registry) MakeForClient(id string, p ClientPolicy, opts ...Option) (Env, error) {
 	return r.make(id, &p, opts)
 }
+
+// number writes f without an exponent: 1048576, 0.5.
+func number(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

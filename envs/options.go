@@ -128,7 +128,7 @@ func (o *Options) readInt(a access, name string, def, lo, hi int) int {
 		o.fail("%s = %d is out of range: allowed [%d, %d]", name, n, lo, hi)
 		return def
 	}
-	if !o.withinCap(a, name, float64(n), v) {
+	if !o.withinCap(a, name, float64(n)) {
 		return def
 	}
 	return n
@@ -171,7 +171,7 @@ func (o *Options) readFloat(a access, name string, def, lo, hi float64) float64 
 		o.fail("%s = %g is out of range: allowed [%g, %g]", name, f, lo, hi)
 		return def
 	}
-	if !o.withinCap(a, name, f, v) {
+	if !o.withinCap(a, name, f) {
 		return def
 	}
 	return f

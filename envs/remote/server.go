@@ -52,9 +52,9 @@ type Config struct {
 	// resource option named here has no cap but its validated range.
 	AllowOptions []string
 	// OptionCaps replaces the cap a resource option declares for clients
-	// (code envs: timeout 10 s, memory_mb 1024, output_kb 1024,
-	// concurrency 4, max_tests 50), by option name; each must be > 0. A
-	// client's value above the cap is refused, naming the cap.
+	// (envs.Options.Resource; the code envs' timeout, say), by option
+	// name; each must be > 0. A client's value above the cap is refused,
+	// naming the cap.
 	OptionCaps map[string]float64
 }
 
