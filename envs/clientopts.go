@@ -38,7 +38,7 @@ type ClientPolicy struct {
 	// validated range.
 	Allow []string
 	// Caps replaces the cap a resource option declares, by option name: a
-	// client's value above Caps[name] is refused.
+	// client's value above Caps[name] is refused (a NaN cap is ignored).
 	Caps map[string]float64
 }
 
@@ -50,7 +50,7 @@ func (p *ClientPolicy) capOf(name string, declared float64) float64 {
 	if p.allows(name) {
 		return math.Inf(1)
 	}
-	if c, ok := p.Caps[name]; ok {
+	if c, ok := p.Caps[name]; ok && !math.IsNaN(c) {
 		return c
 	}
 	return declared
@@ -58,17 +58,18 @@ func (p *ClientPolicy) capOf(name string, declared float64) float64 {
 
 // ClientOptionError is the error of an option a server's client set but
 // may not: a server-only option (Reason says what it names or does) or a
-// resource option above its cap (Cap > 0).
+// resource option above its cap (Resource).
 type ClientOptionError struct {
-	ID     string  // the env id
-	Name   string  // the option
-	Reason string  // server-only: why a client may not set it
-	Value  float64 // resource: the value given
-	Cap    float64 // resource: the cap it exceeds
+	ID       string  // the env id
+	Name     string  // the option
+	Reason   string  // server-only: why a client may not set it
+	Resource bool    // the option is a resource option above its cap
+	Value    float64 // resource: the value given
+	Cap      float64 // resource: the cap it exceeds
 }
 
 func (e *ClientOptionError) Error() string {
-	if e.Cap > 0 {
+	if e.Resource {
 		return fmt.Sprintf("env %s: option %s = %s is above this server's cap of %s for its clients", e.ID, e.Name, number(e.Value), number(e.Cap))
 	}
 	return fmt.Sprintf("env %s: option %s: a client of this server may not set it: it %s", e.ID, e.Name, e.Reason)
@@ -155,7 +156,7 @@ func (o *Options) withinCap(a access, name string, f float64) bool {
 	}
 	if c := o.client.capOf(name, a.clientMax); f > c {
 		if o.err == nil {
-			o.err = &ClientOptionError{ID: o.id, Name: name, Value: f, Cap: c}
+			o.err = &ClientOptionError{ID: o.id, Name: name, Resource: true, Value: f, Cap: c}
 		}
 		return false
 	}

@@ -271,7 +271,7 @@ func optionError(err error) *Error {
 	switch {
 	case !errors.As(err, &ce):
 		return errorf(CodeFactory, "%v", err)
-	case ce.Cap > 0:
+	case ce.Resource:
 		return errorf(CodeValidation, "%v (its operator sets the cap with cmd/envserver -option-cap %s=N)", err, ce.Name)
 	}
 	return errorf(CodeValidation, "%v; remove it (its operator lets clients set it with cmd/envserver -allow-option %s)", err, ce.Name)
