@@ -50,9 +50,10 @@ func sendJSON(t *testing.T, c *websocket.Conn, msg map[string]any) {
 // stall another: the code envs' warm interpreters are shared fairly
 // between steps. Session A holds as many interpreters as the machine has
 // CPUs (at least two), each test sleeping 20 s; session B's step, started
-// while they sleep, takes well under a second alone. Before the pool was
-// shared fairly B waited for A's tests (F2 of the probe: 29 s); the bound
-// of 5 s leaves a wide margin on a loaded machine.
+// while they sleep, takes well under a second alone (0.1–0.5 s on a
+// shared 2-core machine). With a first-come pool B waited for A's sleeps
+// (19.4 s on that machine); the bound of 5 s leaves a wide margin on a
+// loaded machine.
 func TestCodeSessionsShareThePool(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: a step of this test sleeps 20 s")

@@ -42,9 +42,11 @@ func secretFiles(t *testing.T) map[string]string {
 }
 
 // refusedResets are resets that a default server refuses, each with what
-// its error must say. They are F1's chain and its neighbours: a program
-// of the client's choosing, a weaker sandbox, the server's files, and
-// resources past the caps.
+// its error must say: a program of the client's choosing (the first is
+// the reset that opens a chain to running code as the server's user: a
+// solution under isolation netns writes a script, and a second reset names
+// it as python), a weaker sandbox, the server's files, and resources past
+// the caps.
 func refusedResets(t *testing.T) []struct {
 	data map[string]any
 	want string
@@ -90,8 +92,8 @@ func refusedResets(t *testing.T) []struct {
 // the server, weakens the sandbox, or asks for more than the caps, over
 // the WebSocket: a VALIDATION_ERROR that names the option and the
 // operator's flag, quotes nothing of the files, and leaves the session
-// playing. The third message of F1's chain (a reset naming a script as
-// python) runs nothing.
+// playing. A reset naming a script as python runs nothing (the script
+// would leave a marker).
 func TestClientOptionsRefusedWS(t *testing.T) {
 	_, url := serve(t, remote.Config{})
 	c := rawDial(t, url, nil)
