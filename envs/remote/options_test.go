@@ -2,10 +2,12 @@ package remote_test
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/envs/remote"
 )
@@ -181,4 +184,43 @@ func TestBadOptionCaps(t *testing.T) {
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), `Config.OptionCaps["timeout"]`)
 	}
+}
+
+// The options a client may not set, over every built-in env, are exactly
+// those that name the server's files or programs or choose its sandbox. A
+// new free-text option is refused to clients until its env declares it
+// (envs.Options.ServerOnly or Content), and this test names it then, so
+// that opening it to clients is a decision.
+func TestServerOnlyOptionsOfBuiltins(t *testing.T) {
+	reg := builtin.Registry()
+	refused := map[string]map[string]bool{} // option → ids
+	for _, id := range reg.IDs() {
+		var base []envs.Option
+		if strings.HasSuffix(id, ":jsonl") {
+			base = append(base, envs.With("path", filepath.Join(t.TempDir(), "none.jsonl")))
+		}
+		// The unknown-option error lists every option the env reads.
+		_, err := reg.Make(id, append(base, envs.With("zz_probe", 1))...)
+		require.Error(t, err, id)
+		_, list, ok := strings.Cut(err.Error(), "(valid options: ")
+		require.True(t, ok, "%s: %v", id, err)
+		for _, name := range strings.Split(strings.TrimSuffix(list, ")"), ", ") {
+			_, err := reg.MakeForClient(id, envs.ClientPolicy{}, envs.With(name, "x"))
+			var ce *envs.ClientOptionError
+			if errors.As(err, &ce) && !ce.Resource {
+				require.Equal(t, name, ce.Name)
+				if refused[name] == nil {
+					refused[name] = map[string]bool{}
+				}
+				refused[name][id] = true
+			}
+		}
+	}
+	names := make([]string, 0, len(refused))
+	for n := range refused {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	assert.Equal(t, []string{"clue_file", "fresh_process", "isolation", "path", "python", "word_file"}, names)
+	assert.Equal(t, map[string]bool{"code:jsonl": true, "math:jsonl": true, "qa:jsonl": true}, refused["path"])
 }
