@@ -7,7 +7,10 @@
 //     InfoMaxTurns), the optional interfaces (ActionSampler,
 //     FormatErrorRewarder, Describer), ErrNotReset, and the standard rewards;
 //   - the Registry type that makes envs by their GEM ids from Options, with
-//     did-you-mean errors for unknown ids and options;
+//     did-you-mean errors for unknown ids and options, and MakeForClient,
+//     which reads options that come from a server's client under a
+//     ClientPolicy (each env declares which options are the operator's and
+//     which spend the server's resources: clientopts.go);
 //   - \boxed{...} parsing shared by every text game (LastBoxed, Boxed);
 //   - wrappers, each changing one thing and forwarding the rest (Unwrap,
 //     SampleAction, Close): TimeLimit (a turn limit that truncates),

@@ -45,6 +45,9 @@ type Options struct {
 	read  map[string]bool
 	names []string // every option name the factory asked for, in order
 	err   error
+	// client is the policy of options that come from a server's client
+	// (Registry.MakeForClient); nil for the operator's own options.
+	client *ClientPolicy
 }
 
 // NewOptions collects opts for the env id (used in error messages).
@@ -62,18 +65,27 @@ func (o *Options) fail(format string, args ...any) {
 	}
 }
 
-func (o *Options) lookup(name string) (any, bool) {
+// lookup returns the value given for name, if any and if the client
+// policy admits it under a.
+func (o *Options) lookup(a access, name string) (any, bool) {
 	if !o.read[name] {
 		o.names = append(o.names, name)
 	}
 	o.read[name] = true
 	v, ok := o.vals[name]
+	if ok && !o.admit(a, name) {
+		return nil, false
+	}
 	return v, ok
 }
 
 // Int reads an integer option in [lo, hi].
 func (o *Options) Int(name string, def, lo, hi int) int {
-	v, ok := o.lookup(name)
+	return o.readInt(access{}, name, def, lo, hi)
+}
+
+func (o *Options) readInt(a access, name string, def, lo, hi int) int {
+	v, ok := o.lookup(a, name)
 	if !ok {
 		return def
 	}
@@ -116,12 +128,19 @@ func (o *Options) Int(name string, def, lo, hi int) int {
 		o.fail("%s = %d is out of range: allowed [%d, %d]", name, n, lo, hi)
 		return def
 	}
+	if !o.withinCap(a, name, float64(n)) {
+		return def
+	}
 	return n
 }
 
 // Float reads a real-valued option in [lo, hi].
 func (o *Options) Float(name string, def, lo, hi float64) float64 {
-	v, ok := o.lookup(name)
+	return o.readFloat(access{}, name, def, lo, hi)
+}
+
+func (o *Options) readFloat(a access, name string, def, lo, hi float64) float64 {
+	v, ok := o.lookup(a, name)
 	if !ok {
 		return def
 	}
@@ -152,12 +171,17 @@ func (o *Options) Float(name string, def, lo, hi float64) float64 {
 		o.fail("%s = %g is out of range: allowed [%g, %g]", name, f, lo, hi)
 		return def
 	}
+	if !o.withinCap(a, name, f) {
+		return def
+	}
 	return f
 }
 
 // Bool reads a boolean option.
-func (o *Options) Bool(name string, def bool) bool {
-	v, ok := o.lookup(name)
+func (o *Options) Bool(name string, def bool) bool { return o.readBool(access{}, name, def) }
+
+func (o *Options) readBool(a access, name string, def bool) bool {
+	v, ok := o.lookup(a, name)
 	if !ok {
 		return def
 	}
@@ -175,9 +199,17 @@ func (o *Options) Bool(name string, def bool) bool {
 }
 
 // String reads a string option. When allowed is not empty the value must be
-// one of allowed.
+// one of allowed. A server's client may not set a string option without
+// allowed values unless its env declares it Content (see ClientPolicy).
 func (o *Options) String(name, def string, allowed ...string) string {
-	v, ok := o.lookup(name)
+	return o.readString(access{}, name, def, allowed...)
+}
+
+func (o *Options) readString(a access, name, def string, allowed ...string) string {
+	if a.kind == plain && len(allowed) == 0 {
+		a = access{kind: serverOnly, why: freeText}
+	}
+	v, ok := o.lookup(a, name)
 	if !ok {
 		return def
 	}

@@ -53,7 +53,10 @@ func (r *Registry) RegisterDesc(id, desc string, f Factory) error {
 // Make builds a new env by id. An unknown id is an error that suggests the
 // closest registered ids; an invalid option is an error that names the
 // option and its allowed range.
-func (r *Registry) Make(id string, opts ...Option) (Env, error) {
+func (r *Registry) Make(id string, opts ...Option) (Env, error) { return r.make(id, nil, opts) }
+
+// make is Make under the client policy p (nil: the operator's options).
+func (r *Registry) make(id string, p *ClientPolicy, opts []Option) (Env, error) {
 	r.mu.RLock()
 	f, ok := r.envs[id]
 	r.mu.RUnlock()
@@ -61,6 +64,7 @@ func (r *Registry) Make(id string, opts ...Option) (Env, error) {
 		return nil, r.unknown(id)
 	}
 	o := NewOptions(id, opts...)
+	o.client = p
 	env, err := f(o)
 	if oerr := o.Err(); oerr != nil {
 		if c, isCloser := env.(io.Closer); isCloser && env != nil {

@@ -12,7 +12,14 @@
 //
 // -tools python,search lets clients wrap their env with those tools in the
 // reset data; the tools then run on this machine (python in package
-// sandbox), so the default serves none.
+// sandbox), so the default serves none. Likewise clients may not set the
+// env options that name this machine's files or programs or choose the
+// code sandbox (path, word_file, clue_file, python, isolation,
+// fresh_process) unless -allow-option names them, and the code envs'
+// resource options (timeout, memory_mb, output_kb, concurrency,
+// max_tests) are capped; -option-cap timeout=30 moves a cap. On a clean
+// stop the code envs' warm interpreters are stopped and their work
+// directories removed.
 //
 // SIGINT or SIGTERM drains the server: /health turns unhealthy, sessions
 // finish the message they are handling and are closed with status 1001,

@@ -6,14 +6,17 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/gemgo/gemgo/envs/builtin"
+	"github.com/gemgo/gemgo/envs/code"
 	"github.com/gemgo/gemgo/envs/remote"
 	"github.com/gemgo/gemgo/internal/httpserve"
 	"github.com/gemgo/gemgo/sandbox"
@@ -40,6 +43,8 @@ func run(args []string, stderr io.Writer, ready chan<- string) int {
 	keepAlive := fs.Duration("keep-alive", httpserve.DefaultIdleTimeout, "close an HTTP keep-alive connection idle this long (sessions: -idle)")
 	bodyTimeout := fs.Duration("body-timeout", httpserve.DefaultBodyTimeout, "time a client has to send an HTTP request body (/reset, /step); a slower one gets 408")
 	toolList := fs.String("tools", "", "tool kinds clients may wrap their env with in the reset data, comma-separated: python,search (python runs the model's code, sandboxed, on this machine); empty serves none")
+	allowList := fs.String("allow-option", "", "env options clients may set though their env keeps them for the operator, comma-separated (path, word_file, clue_file name files on this machine; python names a program it runs; isolation, fresh_process change the code sandbox); empty allows none")
+	capList := fs.String("option-cap", "", "caps of resource options for clients, comma-separated name=value, e.g. timeout=30,memory_mb=2048 (defaults: code envs' timeout 10 s, memory_mb 1024, output_kb 1024, concurrency 4, max_tests 50); a larger value is refused")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -58,11 +63,12 @@ func run(args []string, stderr io.Writer, ready chan<- string) int {
 		fmt.Fprintf(stderr, "envserver: -max-conns = %d, -keep-alive = %s, -body-timeout = %s: want positive values and -max-conns above -max-sessions (%d; each session holds a connection)\n", *maxConns, *keepAlive, *bodyTimeout, *maxSessions)
 		return 2
 	}
-	var toolKinds []string
-	for _, k := range strings.Split(*toolList, ",") {
-		if k = strings.TrimSpace(k); k != "" {
-			toolKinds = append(toolKinds, k)
-		}
+	toolKinds := splitList(*toolList)
+	allowed := splitList(*allowList)
+	caps, err := parseCaps(*capList)
+	if err != nil {
+		fmt.Fprintf(stderr, "envserver: -option-cap: %v\n", err)
+		return 2
 	}
 	for _, k := range toolKinds {
 		if !slices.Contains(remote.ServableTools, k) {
@@ -73,6 +79,7 @@ func run(args []string, stderr io.Writer, ready chan<- string) int {
 	srv, err := remote.NewServer(builtin.Registry(), remote.Config{
 		DefaultID: *envID, MaxSessions: *maxSessions, IdleTimeout: *idle,
 		MaxMessageBytes: *maxMsg, WriteTimeout: *writeTimeout, Tools: toolKinds,
+		AllowOptions: allowed, OptionCaps: caps,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "envserver: -env: %v\n", err)
@@ -80,6 +87,9 @@ func run(args []string, stderr io.Writer, ready chan<- string) int {
 	}
 	if len(toolKinds) > 0 {
 		fmt.Fprintf(stderr, "envserver: serving %s tools: clients' tool calls run on this machine\n", strings.Join(toolKinds, ", "))
+	}
+	if len(allowed) > 0 {
+		fmt.Fprintf(stderr, "envserver: clients may set the env options %s\n", strings.Join(allowed, ", "))
 	}
 	if slices.Contains(toolKinds, tools.KindPython) {
 		fmt.Fprintf(stderr, "envserver: python tool sandbox: %s\n", sandbox.Detect())
@@ -100,10 +110,42 @@ func run(args []string, stderr io.Writer, ready chan<- string) int {
 			return srv.Shutdown(ctx)
 		},
 	})
+	// The code envs' warm interpreters outlive the sessions: stop them so
+	// that their work directories go with this process.
+	code.CloseWarm()
 	if err != nil {
 		fmt.Fprintf(stderr, "envserver: %v\n", err)
 		return 1
 	}
 	fmt.Fprintln(stderr, "envserver: stopped")
 	return 0
+}
+
+// splitList splits a comma-separated flag value, dropping empty entries.
+func splitList(s string) []string {
+	var out []string
+	for _, k := range strings.Split(s, ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// parseCaps parses -option-cap: name=value pairs, each value > 0.
+func parseCaps(s string) (map[string]float64, error) {
+	caps := map[string]float64{}
+	for _, kv := range splitList(s) {
+		name, val, ok := strings.Cut(kv, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" {
+			return nil, fmt.Errorf("%q: want name=value, e.g. timeout=30", kv)
+		}
+		c, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
+		if err != nil || !(c > 0) || math.IsInf(c, 1) {
+			return nil, fmt.Errorf("%s = %q: want a number > 0 (to lift the cap, name the option in -allow-option)", name, val)
+		}
+		caps[name] = c
+	}
+	return caps, nil
 }

@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -13,6 +16,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/envs/remote"
 )
 
@@ -73,4 +78,120 @@ func TestServeAndDrain(t *testing.T) {
 	require.Error(t, err, "the session was closed by the drain")
 	assert.True(t, strings.Contains(err.Error(), "1001") || strings.Contains(err.Error(), "closed"), err.Error())
 	assert.Contains(t, stderr.String(), "envserver: stopped")
+}
+
+func TestBadOptionFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-option-cap", "timeout"}, `-option-cap: "timeout": want name=value, e.g. timeout=30`},
+		{[]string{"-option-cap", "timeout=0"}, `-option-cap: timeout = "0": want a number > 0`},
+		{[]string{"-option-cap", "memory_mb=lots"}, `-option-cap: memory_mb = "lots": want a number > 0`},
+		{[]string{"-option-cap", "=3"}, `-option-cap: "=3": want name=value`},
+	} {
+		var stderr bytes.Buffer
+		assert.Equal(t, 2, run(tc.args, &stderr, nil), "%v", tc.args)
+		assert.Contains(t, stderr.String(), tc.want)
+	}
+}
+
+// start runs the command with args until the test ends (SIGTERM) and
+// returns its address and the exit status channel.
+func start(t *testing.T, args ...string) (string, chan int, *bytes.Buffer) {
+	t.Helper()
+	ready := make(chan string, 1)
+	code := make(chan int, 1)
+	var stderr bytes.Buffer
+	go func() { code <- run(append([]string{"-addr", "127.0.0.1:0"}, args...), &stderr, ready) }()
+	select {
+	case addr := <-ready:
+		return addr, code, &stderr
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server did not start")
+	}
+	return "", nil, nil
+}
+
+// stopServer sends SIGTERM and waits for the exit status 0.
+func stopServer(t *testing.T, code chan int, stderr *bytes.Buffer) {
+	t.Helper()
+	require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGTERM))
+	select {
+	case c := <-code:
+		assert.Equal(t, 0, c, stderr.String())
+	case <-time.After(30 * time.Second):
+		t.Fatal("the server did not stop")
+	}
+}
+
+// -allow-option lets clients set an option that is the operator's by
+// default, and -option-cap moves a cap; without them both are refused.
+func TestAllowOptionFlag(t *testing.T) {
+	words := filepath.Join(t.TempDir(), "words.txt")
+	require.NoError(t, os.WriteFile(words, []byte("crane\nslate\nplumb\n"), 0o600))
+	for _, allow := range []bool{false, true} {
+		var args []string
+		if allow {
+			args = []string{"-allow-option", "word_file", "-option-cap", "timeout=0.5"}
+		}
+		addr, code, stderr := start(t, args...)
+		_, err := remote.Dial(context.Background(), "ws://"+addr, "game:Wordle-v0-hard", envs.With("word_file", words))
+		if allow {
+			assert.NoError(t, err)
+			assert.Contains(t, stderr.String(), "clients may set the env options word_file")
+		} else {
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "option word_file: a client of this server may not set it: it names a file on the server; remove it (its operator lets clients set it with cmd/envserver -allow-option word_file)")
+		}
+		_, err = remote.Dial(context.Background(), "ws://"+addr, "code:sample", envs.With("timeout", 1))
+		if allow {
+			require.Error(t, err, "the cap of 0.5 s refuses 1 s")
+			assert.Contains(t, err.Error(), "option timeout = 1 is above this server's cap of 0.5 for its clients")
+		} else if err != nil {
+			assert.NotContains(t, err.Error(), "option timeout", "1 s is within the default cap")
+		}
+		stopServer(t, code, stderr)
+	}
+}
+
+// A clean stop closes the code envs' warm interpreters: no work directory
+// of this process is left in the temp dir.
+func TestStopRemovesWarmWorkDirs(t *testing.T) {
+	var py string
+	if _, err := builtin.Registry().Make("code:sample"); err != nil {
+		py = "/usr/bin/python3"
+		if _, err := builtin.Registry().Make("code:sample", envs.With("python", py)); err != nil {
+			t.Skipf("code envs need a python3 the sandbox can run (apt-get install python3): %v", err)
+		}
+	}
+	var args []string
+	var opts []envs.Option
+	if py != "" {
+		args = []string{"-allow-option", "python"}
+		opts = []envs.Option{envs.With("python", py)}
+	}
+	addr, code, stderr := start(t, args...)
+	env, err := remote.Dial(context.Background(), "ws://"+addr, "code:sample", opts...)
+	require.NoError(t, err)
+	_, _, err = env.Reset(1)
+	require.NoError(t, err)
+	st, err := env.Step("```python\nprint(1)\n```")
+	require.NoError(t, err)
+	require.True(t, st.Done())
+	mine := fmt.Sprintf("gemgo-sandbox-%d-", os.Getpid())
+	workDirs := func() []string {
+		ents, err := os.ReadDir(os.TempDir())
+		require.NoError(t, err)
+		var out []string
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), mine) {
+				out = append(out, e.Name())
+			}
+		}
+		return out
+	}
+	require.NotEmpty(t, workDirs(), "a warm interpreter keeps a work directory while it runs")
+	stopServer(t, code, stderr)
+	assert.Empty(t, workDirs())
 }

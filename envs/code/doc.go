@@ -41,14 +41,22 @@
 // bwrap, netns, userns+netns, none; see package sandbox), style (gem or
 // brief), format_penalty (0 to 1, default 0.1), fresh_process (default
 // false, see below). Where python3 is missing, Make fails with an error
-// saying how to install it.
+// saying how to install it. For a server's client (envs.ClientPolicy,
+// cmd/envserver) python, isolation, fresh_process and code:jsonl's path
+// are the operator's, and timeout, memory_mb, output_kb, concurrency and
+// max_tests are capped (10 s, 1024, 1024, 4 and 50 unless the operator
+// sets other caps).
 //
 // By default a test does not start an interpreter: it is forked from a
 // warm one (sandbox.PythonServer without the site module), under the same
 // isolation and limits, from a few kept per process that all code envs of
-// the process share (as many as CPUs). A test then costs a fork, some
-// 10 ms, instead of an interpreter's start (90 ms or more); verdicts and
-// details are the same. fresh_process: true runs every test in a fresh
+// the process share (one more than CPUs, at least three). A test then costs
+// a fork, some 10 ms, instead of an interpreter's start (90 ms or more);
+// verdicts and details are the same. The steps of different envs share
+// them fairly: one step holds all but one at most, and a freed one goes
+// to the waiting step that holds the fewest, so a step whose tests run to
+// their time limit does not stall the others (warm.go). CloseWarm stops
+// them. fresh_process: true runs every test in a fresh
 // process instead; where no warm interpreter starts, tests run fresh
 // without a word. A wall-clock limit of 1 s is GEM's; on a loaded machine a
 // larger timeout avoids failing correct programs.

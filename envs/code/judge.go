@@ -83,6 +83,7 @@ func (j Judge) Run(ctx context.Context, code string, tests []Test) ([]TestResult
 		wg       sync.WaitGroup
 	)
 	sem := make(chan struct{}, max(1, j.Concurrency))
+	st := &poolShare{} // this call's share of the warm pool
 	for i, tc := range tests {
 		wg.Add(1)
 		go func() {
@@ -93,7 +94,7 @@ func (j Judge) Run(ctx context.Context, code string, tests []Test) ([]TestResult
 			if ctxs[i].Err() != nil {
 				return
 			}
-			r, err := j.runOne(ctxs[i], code, tc)
+			r, err := j.runOne(ctxs[i], st, code, tc)
 			if err != nil {
 				if ctxs[i].Err() != nil && ctx.Err() == nil {
 					return // cancelled by fail-fast: stays Skipped
@@ -134,8 +135,8 @@ func (j Judge) Run(ctx context.Context, code string, tests []Test) ([]TestResult
 }
 
 // runOne runs code on one test.
-func (j Judge) runOne(ctx context.Context, code string, tc Test) (TestResult, error) {
-	res, err := j.execute(ctx, code+"\n", tc.Input)
+func (j Judge) runOne(ctx context.Context, st *poolShare, code string, tc Test) (TestResult, error) {
+	res, err := j.execute(ctx, st, code+"\n", tc.Input)
 	if err != nil {
 		return TestResult{}, fmt.Errorf("judge: %w", err)
 	}
@@ -172,9 +173,9 @@ func (j Judge) runOne(ctx context.Context, code string, tc Test) (TestResult, er
 // execute runs the program as `python3 -I -S main.py` on input: forked
 // from a warm interpreter, or in a fresh process with FreshProcess or
 // when no warm one can run it.
-func (j Judge) execute(ctx context.Context, code, input string) (sandbox.Result, error) {
+func (j Judge) execute(ctx context.Context, st *poolShare, code, input string) (sandbox.Result, error) {
 	if !j.FreshProcess {
-		res, err := sharedPool(j.Python, j.Isolation).run(ctx, []byte(code), []byte(input), j.Limits)
+		res, err := sharedPool(j.Python, j.Isolation).run(ctx, st, []byte(code), []byte(input), j.Limits)
 		if !errors.Is(err, errCold) {
 			return res, err
 		}

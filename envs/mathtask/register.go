@@ -58,9 +58,9 @@ func Register(r *envs.Registry) error {
 	const jsonlDesc = "math problems from a JSONL file (option path; fields question_field, answer_field; GSM8K '#### 42' answers); seed mod n picks the problem"
 	if err := r.RegisterDesc("math:jsonl", jsonlDesc, func(o *envs.Options) (envs.Env, error) {
 		style, penalty := task.ReadCommon(o)
-		path := o.String("path", "")
-		qf := o.String("question_field", "question")
-		af := o.String("answer_field", "answer")
+		path := o.ServerOnly("names a file on the server").String("path", "")
+		qf := o.Content().String("question_field", "question")
+		af := o.Content().String("answer_field", "answer")
 		if path == "" {
 			o.Failf(`option path is required: a JSONL file with one {"%s": ..., "%s": ...} object per line`, qf, af)
 			return nil, nil

@@ -91,9 +91,9 @@ func Register(r *envs.Registry) error {
 	}
 	const jsonlDesc = "questions from a JSONL file (option path; fields question_field, answers_field); exact match, F1 in info"
 	if err := r.RegisterDesc("qa:jsonl", jsonlDesc, func(o *envs.Options) (envs.Env, error) {
-		path := o.String("path", "")
-		qf := o.String("question_field", "question")
-		af := o.String("answers_field", "answers")
+		path := o.ServerOnly("names a file on the server").String("path", "")
+		qf := o.Content().String("question_field", "question")
+		af := o.Content().String("answers_field", "answers")
 		if path == "" {
 			o.Failf(`option path is required: a JSONL file with one {"%s": ..., "%s": [...]} object per line`, qf, af)
 			task.ReadCommon(o)

@@ -21,8 +21,11 @@
 // reward, done and metadata from the observation dict, so terminated,
 // truncated and info travel inside it. The env is chosen by the route
 // (/e/{id}/ws), by env_id in the reset data, or by the server's default;
-// options go in the reset data, and so do tool wrappers (tools: a list of
-// tools.Spec in their JSON form), which the server serves only when its
+// options go in the reset data (read under envs.ClientPolicy: the options
+// an env keeps for the operator, such as file paths and the code envs'
+// python, are refused unless Config.AllowOptions names them, and resource
+// options are capped, Config.OptionCaps), and so do tool wrappers (tools:
+// a list of tools.Spec in their JSON form), which the server serves only when its
 // Config.Tools allows their kinds, since they run on the server (Dialer's
 // Tools asks for them from Go). The HTTP routes /health, /metadata,
 // /schema, /reset, /step and /state (also under /e/{id}/) keep OpenEnv's

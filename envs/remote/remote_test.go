@@ -57,7 +57,9 @@ func setup(id string) (opts []envs.Option, slow bool) {
 // raw bytes, megabyte actions, the caller's RNG in SampleAction), so fewer
 // episodes suffice.
 func TestRemoteConforms(t *testing.T) {
-	_, url := serve(t, remote.Config{})
+	// The jsonl envs read the data file a client names, and the code envs'
+	// tests get 20 s (a loaded machine): an operator allows both.
+	_, url := serve(t, remote.Config{AllowOptions: []string{"path"}, OptionCaps: map[string]float64{"timeout": 20}})
 	reg := builtin.Registry()
 	ids := make(chan string)
 	var wg sync.WaitGroup

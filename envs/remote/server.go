@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"slices"
 	"sync"
@@ -45,6 +46,16 @@ type Config struct {
 	// serves none. The tools run on the server: a python tool runs the
 	// model's code (in package sandbox) on this machine.
 	Tools []string
+	// AllowOptions names env options a client may set though their env
+	// declares them server-only (a file path, the python program, the
+	// sandbox isolation: see envs.ClientPolicy); empty allows none. A
+	// resource option named here has no cap but its validated range.
+	AllowOptions []string
+	// OptionCaps replaces the cap a resource option declares for clients
+	// (envs.Options.Resource; the code envs' timeout, say), by option
+	// name; each must be > 0. A client's value above the cap is refused,
+	// naming the cap.
+	OptionCaps map[string]float64
 }
 
 // Defaults of Config.
@@ -100,6 +111,11 @@ func NewServer(reg *envs.Registry, cfg Config) (*Server, error) {
 	cfg = cfg.withDefaults()
 	if err := checkToolsAllowed(cfg.Tools); err != nil {
 		return nil, err
+	}
+	for name, c := range cfg.OptionCaps {
+		if !(c > 0) || math.IsInf(c, 1) {
+			return nil, fmt.Errorf("remote: Config.OptionCaps[%q] = %g: a cap is a number > 0 (to lift a cap, name the option in AllowOptions)", name, c)
+		}
 	}
 	if cfg.DefaultID != "" {
 		env, err := reg.Make(cfg.DefaultID)
@@ -239,11 +255,26 @@ func (s *Server) makeEnv(id string, options map[string]any, specs []tools.Spec) 
 			env, werr = nil, errorf(CodeFactory, "make %s: panic: %v", id, p)
 		}
 	}()
-	e, err := s.reg.Make(id, envs.FromMap(options)...)
+	policy := envs.ClientPolicy{Allow: s.cfg.AllowOptions, Caps: s.cfg.OptionCaps}
+	e, err := s.reg.MakeForClient(id, policy, envs.FromMap(options)...)
 	if err != nil {
-		return nil, errorf(CodeFactory, "%v", err)
+		return nil, optionError(err)
 	}
 	return wrapTools(e, id, specs)
+}
+
+// optionError is the error of a reset whose env could not be made: a
+// VALIDATION_ERROR naming the operator's flag for an option a client may
+// not set, a FACTORY_ERROR otherwise.
+func optionError(err error) *Error {
+	var ce *envs.ClientOptionError
+	switch {
+	case !errors.As(err, &ce):
+		return errorf(CodeFactory, "%v", err)
+	case ce.Resource:
+		return errorf(CodeValidation, "%v (its operator sets the cap with cmd/envserver -option-cap %s=N)", err, ce.Name)
+	}
+	return errorf(CodeValidation, "%v; remove it (its operator lets clients set it with cmd/envserver -allow-option %s)", err, ce.Name)
 }
 
 // newSeed picks the seed of a reset that gave none; the observation

@@ -23,7 +23,7 @@ func factory(level string) envs.Factory {
 	return func(o *envs.Options) (envs.Env, error) {
 		cfg := Config{Level: level}
 		cfg.Style, cfg.MaxTurns = gamekit.Common(o, 0, 1, 1000)
-		clueFile := o.String("clue_file", "")
+		clueFile := o.ServerOnly("names a file on the server").String("clue_file", "")
 		if err := o.Err(); err != nil {
 			return nil, err
 		}

@@ -31,7 +31,7 @@ type Source struct {
 // embedded list) and "dictionary" (default false) from o.
 func ReadOptions(o *envs.Options) Source {
 	return Source{
-		WordFile:   o.String("word_file", ""),
+		WordFile:   o.ServerOnly("names a file on the server").String("word_file", ""),
 		Dictionary: o.Bool("dictionary", false),
 	}
 }
