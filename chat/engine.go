@@ -210,7 +210,14 @@ func (e *Engine) prepare(ctx context.Context, req Request) (*job, error) {
 	if len(req.Stop) > 4 {
 		return nil, invalid("stop", "%d stop strings: at most 4", len(req.Stop))
 	}
-	sc := policy.SampleConfig{MaxNewTokens: maxTok, EOS: e.tok.EOS(), Temperature: 1}
+	// Without temperature or top_p, a request samples as the training run did.
+	sc := policy.SampleConfig{MaxNewTokens: maxTok, EOS: e.tok.EOS(), Temperature: e.cfg.Settings.Temperature}
+	if sc.Temperature == 0 {
+		sc.Temperature = 1
+	}
+	if p := e.cfg.Settings.TopP; p > 0 && p < 1 {
+		sc.TopP = p
+	}
 	if t := req.Temperature; t != nil {
 		if math.IsNaN(*t) || *t < 0 || *t > 2 {
 			return nil, invalid("temperature", "%v: allowed [0, 2] (0: greedy)", *t)
@@ -225,8 +232,9 @@ func (e *Engine) prepare(ctx context.Context, req Request) (*job, error) {
 		if math.IsNaN(*p) || *p <= 0 || *p > 1 {
 			return nil, invalid("top_p", "%v: allowed (0, 1]", *p)
 		}
-		if *p < 1 {
-			sc.TopP = *p
+		sc.TopP = *p
+		if *p == 1 {
+			sc.TopP = 0 // off
 		}
 	}
 	prompt := policy.CutPrompt(e.tok.EncodePrompt(obs), e.context-maxTok)
