@@ -14,7 +14,8 @@ import (
 const SettingsKey = "serving"
 
 // Settings say how a checkpoint reads and answers: how its training run
-// rendered observations and sampled. They are the serving record that
+// rendered observations and sampled. (Not the run's sample.top_p: a
+// nucleus is the caller's choice, as train's Cautions say.) They are the serving record that
 // package train saves in every checkpoint it writes (Meta[SettingsKey]),
 // so that a server reads them without the trainer.
 type Settings struct {
@@ -22,7 +23,6 @@ type Settings struct {
 	MaxTokens   int            `json:"max_tokens"`            // sample.max_new_tokens of the run
 	RequireEOS  bool           `json:"require_eos"`           // sample.require_eos: the run sent an unfinished answer as ""
 	Temperature float64        `json:"temperature"`           // sample.temperature: a request without one samples at it; 0 means 1
-	TopP        float64        `json:"top_p"`                 // sample.top_p: a request without one samples with it; 0 or 1: off
 	EnvID       string         `json:"env_id"`                // env.id of the run
 	EnvOptions  map[string]any `json:"env_options,omitempty"` // the env options of the run's held-out evaluation (eval.options over env.options)
 }
@@ -37,8 +37,6 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("sample.max_new_tokens = %d: must be ≥ 1", s.MaxTokens)
 	case math.IsNaN(s.Temperature) || s.Temperature < 0:
 		return fmt.Errorf("sample.temperature = %v: must be ≥ 0 (0 means 1)", s.Temperature)
-	case math.IsNaN(s.TopP) || s.TopP < 0 || s.TopP > 1:
-		return fmt.Errorf("sample.top_p = %v: allowed [0, 1] (0 or 1: off)", s.TopP)
 	}
 	return nil
 }

@@ -15,7 +15,7 @@ import (
 // as the YAML of a training config decodes them (int when whole), and
 // keys a later trainer may add are skipped.
 func TestSettingsRecordRoundTrip(t *testing.T) {
-	set := chat.Settings{Format: chat.Format{History: chat.HistoryActions, Keep: 3}, MaxTokens: 24, Temperature: 1.3, TopP: 0.9,
+	set := chat.Settings{Format: chat.Format{History: chat.HistoryActions, Keep: 3}, MaxTokens: 24, Temperature: 1.3,
 		EnvID: "game:Sudoku-v0-easy", EnvOptions: map[string]any{"style": "brief", "max_turns": 7, "ratio": 0.5, "list": []any{1, 2.5}, "big": 1 << 40}}
 	meta := map[string]string{}
 	require.NoError(t, chat.PutSettings(meta, set))
@@ -42,7 +42,6 @@ func TestCheckpointSettingsErrors(t *testing.T) {
 		{chat.SettingsKey, `{"format":`}:                                   `serving settings (metadata "serving")`,
 		{chat.SettingsKey, `{"format":{"history":"all"},"max_tokens":8}`}:  `env.history "all": allowed none, observations, actions`,
 		{chat.SettingsKey, `{"format":{"history":"none"},"max_tokens":0}`}: "sample.max_new_tokens = 0",
-		{chat.SettingsKey, `{"max_tokens":8,"top_p":1.5}`}:                 "sample.top_p = 1.5",
 		{chat.SettingsKey, `{"max_tokens":8,"temperature":-1}`}:            "sample.temperature = -1",
 		{"config", "env: [unclosed\n"}:                                     "training config",
 		{"config", "env: {history: everything}\n"}:                         `env.history "everything"`,
@@ -53,14 +52,13 @@ func TestCheckpointSettingsErrors(t *testing.T) {
 	}
 }
 
-// A request without temperature or top_p samples as the training run
-// did (Settings.Temperature, Settings.TopP); top_p = 1 turns the run's
-// nucleus off.
+// A request without a temperature samples at the training run's
+// (Settings.Temperature); 0 there means 1.
 func TestEngineSamplesAtTheRunsSettings(t *testing.T) {
 	ck := chattest.Checkpoint(t, chat.HistoryNone)
 	set, err := chat.CheckpointSettings(ck)
 	require.NoError(t, err)
-	set.Temperature, set.TopP = 0.5, 0.8
+	set.Temperature = 0.5
 	eng, err := chat.NewEngine(ck, chat.EngineConfig{Settings: set})
 	require.NoError(t, err)
 	defer eng.Close()
@@ -73,12 +71,11 @@ func TestEngineSamplesAtTheRunsSettings(t *testing.T) {
 		return r.Choices
 	}
 	byDefault := answers(chat.Request{})
-	require.Equal(t, answers(chat.Request{Temperature: chat.Float(0.5), TopP: chat.Float(0.8)}), byDefault)
-	require.NotEqual(t, answers(chat.Request{Temperature: chat.Float(1), TopP: chat.Float(1)}), byDefault)
+	require.Equal(t, answers(chat.Request{Temperature: chat.Float(0.5)}), byDefault)
+	require.NotEqual(t, answers(chat.Request{Temperature: chat.Float(1)}), byDefault)
 
-	// With the run's own defaults (temperature 1, no nucleus) the same
-	// request is the explicit temperature 1, top_p 1 one.
-	set.Temperature, set.TopP = 0, 0
+	// A temperature of 0 in the settings is 1; top_p = 1 is no nucleus.
+	set.Temperature = 0
 	plain, err := chat.NewEngine(ck, chat.EngineConfig{Settings: set})
 	require.NoError(t, err)
 	defer plain.Close()

@@ -210,13 +210,10 @@ func (e *Engine) prepare(ctx context.Context, req Request) (*job, error) {
 	if len(req.Stop) > 4 {
 		return nil, invalid("stop", "%d stop strings: at most 4", len(req.Stop))
 	}
-	// Without temperature or top_p, a request samples as the training run did.
+	// Without a temperature, a request samples at the training run's.
 	sc := policy.SampleConfig{MaxNewTokens: maxTok, EOS: e.tok.EOS(), Temperature: e.cfg.Settings.Temperature}
 	if sc.Temperature == 0 {
 		sc.Temperature = 1
-	}
-	if p := e.cfg.Settings.TopP; p > 0 && p < 1 {
-		sc.TopP = p
 	}
 	if t := req.Temperature; t != nil {
 		if math.IsNaN(*t) || *t < 0 || *t > 2 {
@@ -232,9 +229,8 @@ func (e *Engine) prepare(ctx context.Context, req Request) (*job, error) {
 		if math.IsNaN(*p) || *p <= 0 || *p > 1 {
 			return nil, invalid("top_p", "%v: allowed (0, 1]", *p)
 		}
-		sc.TopP = *p
-		if *p == 1 {
-			sc.TopP = 0 // off
+		if *p < 1 {
+			sc.TopP = *p
 		}
 	}
 	prompt := policy.CutPrompt(e.tok.EncodePrompt(obs), e.context-maxTok)

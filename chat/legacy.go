@@ -22,7 +22,6 @@ type legacyConfig struct {
 	Sample struct {
 		MaxNewTokens int     `yaml:"max_new_tokens"`
 		Temperature  float64 `yaml:"temperature"`
-		TopP         float64 `yaml:"top_p"`
 		RequireEOS   bool    `yaml:"require_eos"`
 	} `yaml:"sample"`
 	Eval struct {
@@ -80,7 +79,6 @@ func (c legacyConfig) settings() Settings {
 		MaxTokens:   c.Sample.MaxNewTokens,
 		RequireEOS:  c.Sample.RequireEOS,
 		Temperature: c.Sample.Temperature,
-		TopP:        c.Sample.TopP,
 		EnvID:       c.Env.ID,
 		EnvOptions:  opts,
 	}

@@ -32,8 +32,7 @@ type Request struct {
 	// Temperature scales the logits; 0 is greedy decoding; nil means the
 	// model's default (an Engine's: its run's sample.temperature).
 	Temperature *float64
-	// TopP is the nucleus mass in (0, 1]; 1 means off; nil means the
-	// model's default (an Engine's: its run's sample.top_p).
+	// TopP is the nucleus mass in (0, 1]; nil or 1 means off.
 	TopP *float64
 	// MaxTokens bounds the answer's tokens; 0 means the model's default.
 	MaxTokens int

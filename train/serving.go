@@ -7,8 +7,8 @@ import (
 )
 
 // servingSettings are how a checkpoint of the run is served (package
-// chat's record): the history format, the answer length and the sampling
-// of the rollouts, and the held-out evaluation's env.
+// chat's record): the history format, the answer length and the
+// temperature of the rollouts, and the held-out evaluation's env.
 func (c Config) servingSettings() chat.Settings {
 	ev := c.EvalEnv()
 	return chat.Settings{
@@ -16,7 +16,6 @@ func (c Config) servingSettings() chat.Settings {
 		MaxTokens:   c.Sample.MaxNewTokens,
 		RequireEOS:  c.Sample.RequireEOS,
 		Temperature: c.Sample.Temperature,
-		TopP:        c.Sample.TopP,
 		EnvID:       ev.ID,
 		EnvOptions:  maps.Clone(map[string]any(ev.Options)),
 	}

@@ -22,7 +22,6 @@ func requireSameSettings(t *testing.T, want, got chat.Settings, name string) {
 	require.Equal(t, want.MaxTokens, got.MaxTokens, "%s: max tokens", name)
 	require.Equal(t, want.RequireEOS, got.RequireEOS, "%s: require_eos", name)
 	require.Equal(t, want.Temperature, got.Temperature, "%s: temperature", name)
-	require.Equal(t, want.TopP, got.TopP, "%s: top_p", name)
 	require.Equal(t, want.EnvID, got.EnvID, "%s: env id", name)
 	if len(want.EnvOptions) != 0 || len(got.EnvOptions) != 0 {
 		require.Equal(t, want.EnvOptions, got.EnvOptions, "%s: env options", name)
