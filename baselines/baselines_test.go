@@ -16,6 +16,7 @@ import (
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/eval"
 	"github.com/gemgo/gemgo/sandbox"
+	"github.com/gemgo/gemgo/stats"
 )
 
 const tiny = `
@@ -98,10 +99,10 @@ func TestLoadResolvesConfigsBesideTheSuite(t *testing.T) {
 func TestTableCells(t *testing.T) {
 	rows := []Row{
 		{Name: "g", Env: "game:G", HasRef: true, Ref: Reference{Random: 0.38, Solver: 1, HasSolver: true}, Seeds: 3,
-			Sum: compare.ArmSummary{Complete: 3, Final: compare.Stat{N: 3, Mean: 0.9, Lo: 0.85, Hi: 0.95},
-				Steps: compare.Stat{N: 3, Mean: 12345.4}, Wall: compare.Stat{N: 3, Mean: 61.6}}},
+			Sum: compare.ArmSummary{Complete: 3, Final: stats.Stat{N: 3, Mean: 0.9, Lo: 0.85, Hi: 0.95},
+				Steps: stats.Stat{N: 3, Mean: 12345.4}, Wall: stats.Stat{N: 3, Mean: 61.6}}},
 		{Name: "r", Env: "rg:r", HasRef: true, Ref: Reference{Random: 0.5, Solver: math.NaN()}, Seeds: 3,
-			Sum: compare.ArmSummary{Complete: 1, Final: compare.Stat{N: 1, Mean: 0.25, Lo: 0.25, Hi: 0.25}}},
+			Sum: compare.ArmSummary{Complete: 1, Final: stats.Stat{N: 1, Mean: 0.25, Lo: 0.25, Hi: 0.25}}},
 		{Name: "x", Env: "rg:x", Seeds: 3},
 	}
 	tab := Table(rows)

@@ -48,7 +48,10 @@ func reference(ctx context.Context, e Entry, out string, reg *envs.Registry, ora
 	cfg.SeedBase = e.Cfg.Eval.SeedBase
 	cfg.Concurrency = 8
 	pols := []eval.Named{{Name: "random", Policy: eval.Random{}, Note: "the env's random valid actions"}}
-	_, hasSolver := oracles.For(e.Cfg.Env.ID)
+	hasSolver, err := eval.HasSolver(reg, e.Cfg.Env.ID, cfg.EnvOptions)
+	if err != nil {
+		return Reference{}, err
+	}
 	if hasSolver {
 		pols = append(pols, eval.Named{Name: "oracle", Policy: oracles, Note: "the env's solver"})
 	}

@@ -17,4 +17,10 @@
 // renders a conversation to exactly that string, so a checkpoint reads a
 // conversation as it read its training episodes. System messages are
 // dropped: no checkpoint was trained with one.
+//
+// Settings are how a checkpoint is served: its run's history format,
+// answer length, sampling and env. Package train writes them into every
+// checkpoint (Meta[SettingsKey], JSON); CheckpointSettings reads them, or
+// in an older checkpoint the few keys it needs from the training config
+// saved beside it, so that serving never links the trainer.
 package chat

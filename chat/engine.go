@@ -217,7 +217,11 @@ func (e *Engine) prepare(ctx context.Context, req Request) (*job, error) {
 	if len(req.Stop) > 4 {
 		return nil, invalid("stop", "%d stop strings: at most 4", len(req.Stop))
 	}
-	sc := policy.SampleConfig{MaxNewTokens: maxTok, EOS: e.tok.EOS(), Temperature: 1}
+	// Without a temperature, a request samples at the training run's.
+	sc := policy.SampleConfig{MaxNewTokens: maxTok, EOS: e.tok.EOS(), Temperature: e.cfg.Settings.Temperature}
+	if sc.Temperature == 0 {
+		sc.Temperature = 1
+	}
 	if t := req.Temperature; t != nil {
 		if math.IsNaN(*t) || *t < 0 || *t > 2 {
 			return nil, invalid("temperature", "%v: allowed [0, 2] (0: greedy)", *t)

@@ -18,8 +18,8 @@ const (
 // reads: the text the history wrapper the policy trained behind would
 // have produced for the same episode (envs.RenderHistory writes both).
 type Format struct {
-	History string // HistoryNone, HistoryObservations or HistoryActions; "" means none
-	Keep    int    // keep the first observation and the last Keep turns; 0 keeps all
+	History string `json:"history"` // HistoryNone, HistoryObservations or HistoryActions; "" means none
+	Keep    int    `json:"keep"`    // keep the first observation and the last Keep turns; 0 keeps all
 }
 
 // Validate checks the history mode and keep.

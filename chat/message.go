@@ -29,7 +29,8 @@ type Message struct {
 type Request struct {
 	Model    string    // the model name; "" lets a single-model server choose
 	Messages []Message // the conversation so far; the last one is the user's
-	// Temperature scales the logits; 0 is greedy decoding; nil means 1.
+	// Temperature scales the logits; 0 is greedy decoding; nil means the
+	// model's default (an Engine's: its run's sample.temperature).
 	Temperature *float64
 	// TopP is the nucleus mass in (0, 1]; nil or 1 means off.
 	TopP *float64

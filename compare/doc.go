@@ -16,7 +16,8 @@
 //
 // The aggregation math (aggregate.go) is pure: curves aligned on a common x
 // grid, mean and bands over seeds (std and a seeded percentile-bootstrap 95%
-// interval of the mean), the normalised area under a curve, the x at which a
+// interval of the mean, from package stats, as is pairwise.go's paired
+// permutation test), the normalised area under a curve, the x at which a
 // curve first reaches a threshold, and summaries over seeds. WriteReport
 // draws one offline HTML page from a sweep's run directories.
 package compare

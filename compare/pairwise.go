@@ -5,96 +5,22 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/gemgo/gemgo/stats"
 )
 
 // Alpha is the significance level a pair of arms is called separable at.
 const Alpha = 0.05
 
-// exactPairs is the most pairs the permutation test enumerates exactly
-// (2^16 sign patterns); beyond it the test samples patterns.
-const exactPairs = 16
-
-// PairedTest is the two-sided paired permutation (sign-flip) test of the
-// mean of d, the per-seed differences between two arms: under the null
-// hypothesis that the two arms are exchangeable on each seed, each
-// difference is as likely to have either sign, so the p-value is the
-// fraction of the 2^n sign patterns whose mean is at least as far from 0
-// as the observed one. Up to 16 pairs every pattern is enumerated (exact);
-// beyond, resamples random patterns are drawn from rng and the p-value is
-// (hits+1)/(resamples+1). Zero differences stay zero under every flip.
-// An empty d gives p = 1.
-func PairedTest(d []float64, resamples int, rng *rand.Rand) float64 {
-	n := len(d)
-	if n == 0 {
-		return 1
-	}
-	obs := math.Abs(sum(d))
-	// A pattern counts when its |sum| reaches the observed one up to
-	// rounding: the identity pattern always counts.
-	tol := 1e-12 * (1 + obs)
-	if n <= exactPairs {
-		hits := 0
-		for mask := uint32(0); mask < 1<<n; mask++ {
-			var s float64
-			for i, x := range d {
-				if mask&(1<<i) != 0 {
-					x = -x
-				}
-				s += x
-			}
-			if math.Abs(s) >= obs-tol {
-				hits++
-			}
-		}
-		return float64(hits) / float64(uint32(1)<<n)
-	}
-	hits := 0
-	for range resamples {
-		var s float64
-		for _, x := range d {
-			if rng.IntN(2) == 0 {
-				x = -x
-			}
-			s += x
-		}
-		if math.Abs(s) >= obs-tol {
-			hits++
-		}
-	}
-	return float64(hits+1) / float64(resamples+1)
-}
-
-// MinPairedP is the smallest p-value PairedTest can return for n nonzero
-// differences: 2/2^n (the observed pattern and its mirror). With 5 seeds it
-// is 0.0625, so no pair of arms can be separated at p < 0.05 on 5 seeds;
-// 6 seeds are the fewest that can.
-func MinPairedP(n int) float64 {
-	if n < 1 {
-		return 1
-	}
-	if n > 62 {
-		return 0
-	}
-	return 2 / float64(uint64(1)<<n)
-}
-
-func sum(v []float64) float64 {
-	var s float64
-	for _, x := range v {
-		s += x
-	}
-	return s
-}
-
 // Pair compares two arms on one metric over the seeds both finished.
 type Pair struct {
-	A, B   string  // arm names; Diff is A − B
-	Metric string  // "final" (final greedy success), "auc" or "solved_turns" (greedy turns per solved episode at the end)
-	Seeds  int     // seeds both arms have a value for
-	Differ int     // of those, the seeds on which the arms differ
-	Diff   Stat    // the per-seed differences A − B: mean, std, bootstrap 95% interval
-	P      float64 // PairedTest's two-sided p-value
-	MinP   float64 // the smallest p-value this many seeds allow (MinPairedP)
+	A, B   string     // arm names; Diff is A − B
+	Metric string     // "final" (final greedy success), "auc" or "solved_turns" (greedy turns per solved episode at the end)
+	Seeds  int        // seeds both arms have a value for
+	Differ int        // of those, the seeds on which the arms differ
+	Diff   stats.Stat // the per-seed differences A − B: mean, std, bootstrap 95% interval
+	P      float64    // stats.PairedTest's two-sided p-value
+	MinP   float64    // the smallest p-value this many seeds allow (stats.MinPairedP)
 }
 
 // Separable reports whether the arms differ at p < Alpha.
@@ -135,10 +61,10 @@ func Pairs(sums []ArmSummary, resamples int, rng *rand.Rand) []Pair {
 				{"solved_turns", func(s SeedResult) float64 { return s.SolvedTurns }},
 			} {
 				d := diffs(a.PerSeed, b.PerSeed, m.of)
-				k := nonzero(d)
-				p := Pair{A: a.Arm, B: b.Arm, Metric: m.name, Seeds: len(d), Differ: k, MinP: MinPairedP(k)}
-				p.Diff = Summarize(d, resamples, rng)
-				p.P = PairedTest(d, resamples, rng)
+				k := stats.Nonzero(d)
+				p := Pair{A: a.Arm, B: b.Arm, Metric: m.name, Seeds: len(d), Differ: k, MinP: stats.MinPairedP(k)}
+				p.Diff = stats.Summarize(d, resamples, rng)
+				p.P = stats.PairedTest(d, resamples, rng)
 				out = append(out, p)
 			}
 		}
@@ -180,16 +106,6 @@ func diffs(a, b []SeedResult, of func(SeedResult) float64) []float64 {
 		}
 	}
 	return d
-}
-
-func nonzero(d []float64) int {
-	n := 0
-	for _, x := range d {
-		if x != 0 {
-			n++
-		}
-	}
-	return n
 }
 
 // PairTable renders the pairs as rows of text (header first).

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/gemgo/gemgo/metrics"
+	"github.com/gemgo/gemgo/stats"
 	"github.com/gemgo/gemgo/train"
 )
 
@@ -122,14 +123,14 @@ type ArmSummary struct {
 	Arm         string
 	Runs        int // runs with data
 	Complete    int // runs that reached the last iteration
-	Final       Stat
-	AUC         Stat
-	Reach       Stat // env steps to the threshold, over the seeds that reached it
+	Final       stats.Stat
+	AUC         stats.Stat
+	Reach       stats.Stat // env steps to the threshold, over the seeds that reached it
 	Reached     int
-	Wall        Stat
-	SolvedTurns Stat // at the final evaluation, over seeds that solved any
-	Turns       Stat
-	Steps       Stat         // env steps at the last logged iteration
+	Wall        stats.Stat
+	SolvedTurns stats.Stat // at the final evaluation, over seeds that solved any
+	Turns       stats.Stat
+	Steps       stats.Stat   // env steps at the last logged iteration
 	PerSeed     []SeedResult // the runs with data, in the order of the sweep's seeds
 }
 
@@ -170,19 +171,19 @@ func summarizeArm(arm string, data []RunData, threshold float64, rng *rand.Rand)
 		solved = append(solved, Final(d.SolvedTurns))
 		turns = append(turns, Final(d.Turns))
 	}
-	s.Final = Summarize(final, resamples, rng)
-	s.AUC = Summarize(auc, resamples, rng)
-	s.Reach = Summarize(reach, resamples, rng)
-	s.Wall = Summarize(wall, resamples, rng)
-	s.SolvedTurns = Summarize(solved, resamples, rng)
-	s.Turns = Summarize(turns, resamples, rng)
-	s.Steps = Summarize(steps, resamples, rng)
+	s.Final = stats.Summarize(final, resamples, rng)
+	s.AUC = stats.Summarize(auc, resamples, rng)
+	s.Reach = stats.Summarize(reach, resamples, rng)
+	s.Wall = stats.Summarize(wall, resamples, rng)
+	s.SolvedTurns = stats.Summarize(solved, resamples, rng)
+	s.Turns = stats.Summarize(turns, resamples, rng)
+	s.Steps = stats.Summarize(steps, resamples, rng)
 	return s
 }
 
 // FormatStat renders "mean ± std [lo, hi]" with the given precision, or "–"
 // when nothing was measured.
-func FormatStat(s Stat, prec int) string {
+func FormatStat(s stats.Stat, prec int) string {
 	if s.N == 0 {
 		return "–"
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gemgo/gemgo/internal/atomicfile"
+	"github.com/gemgo/gemgo/stats"
 )
 
 // SummaryFile is the machine-readable summary a sweep writes beside its
@@ -85,7 +86,7 @@ func Num(x float64) *float64 {
 }
 
 // StatOf converts a Stat for JSON.
-func StatOf(s Stat) StatJSON {
+func StatOf(s stats.Stat) StatJSON {
 	return StatJSON{N: s.N, Mean: Num(s.Mean), Std: Num(s.Std), Lo: Num(s.Lo), Hi: Num(s.Hi)}
 }
 

@@ -71,6 +71,22 @@ type ActionSampler interface {
 	SampleAction(r *rand.Rand) string
 }
 
+// SolverMaker is implemented by envs that have a solver (every built-in
+// game but Game2048): NewSolver returns the solver of the episode the env
+// was last reset to. Make one per episode, after Reset; the solver may
+// read the env's state (the answer, the board) as the episode goes, so it
+// is a ceiling on score rather than a fair player. Find it with SolverOf.
+type SolverMaker interface {
+	NewSolver() Solver
+}
+
+// Solver plays one episode of the env it was made for: Act answers each
+// observation with the next action, or fails when it has none (a room
+// with no solution within the turns left, say).
+type Solver interface {
+	Act(obs string) (string, error)
+}
+
 // FormatErrorRewarder is implemented by envs whose format-error reward is
 // not RewardFormatError (a task family configured with no penalty, say).
 type FormatErrorRewarder interface {

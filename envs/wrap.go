@@ -47,6 +47,23 @@ func SamplerOf(env Env) (ActionSampler, bool) {
 	return s, true
 }
 
+// SolverOf returns the solver maker of env: env's own when it has one,
+// else the first under its wrappers (outermost first). A wrapper need not
+// forward NewSolver: the solver plays the game under it, whose actions
+// the wrappers of this package pass through unchanged.
+func SolverOf(env Env) (SolverMaker, bool) {
+	for {
+		if m, ok := env.(SolverMaker); ok {
+			return m, true
+		}
+		w, ok := env.(Wrapper)
+		if !ok {
+			return nil, false
+		}
+		env = w.Unwrap()
+	}
+}
+
 // The forward* helpers implement the optional interfaces of an inner env
 // for the wrappers of this package.
 

@@ -1,6 +1,6 @@
 // Package eval scores policies on envs: a checkpoint (run in process by a
-// chat.Engine), the env's random player, a solver (an Oracle, where the
-// env has one), or any model behind an OpenAI-compatible endpoint. It is
+// chat.Engine), the env's random player, the env's solver (Oracles, where
+// the env has one: envs.SolverOf), or any model behind an OpenAI-compatible endpoint. It is
 // the library behind cmd/eval.
 //
 // Every (policy, env, seed, sample) is one episode, played as a chat

@@ -27,7 +27,9 @@ func TestOraclesWinThroughTheEpisodeLoop(t *testing.T) {
 		if !strings.HasPrefix(id, "game:") {
 			continue
 		}
-		if _, ok := o.For(id); !ok {
+		has, err := HasSolver(reg, id, nil)
+		require.NoError(t, err, id)
+		if !has {
 			require.True(t, strings.HasPrefix(id, "game:Game2048-"), "%s has no oracle", id)
 			continue
 		}
@@ -51,14 +53,27 @@ func TestOraclesWinThroughTheEpisodeLoop(t *testing.T) {
 	require.Len(t, games, 11, "games with an oracle: %v", games)
 }
 
-func TestOracleRefusesAnotherGame(t *testing.T) {
+// The oracle of an env without a solver fails the episode with an error
+// that names the env and what would give it one; HasSolver says so
+// beforehand, and names an unknown id.
+func TestOracleWithoutSolver(t *testing.T) {
 	reg := builtin.Registry()
-	env, err := reg.Make("game:Sudoku-v0-easy")
+	env, err := reg.Make("game:Game2048-v0-easy")
 	require.NoError(t, err)
-	f, ok := DefaultOracles().For("game:Wordle-v0-easy")
-	require.True(t, ok)
-	_, err = f(env)
-	require.ErrorContains(t, err, "want a Wordle env")
 	_, err = DefaultOracles().NewEpisode("game:Game2048-v0-easy", env)
-	require.ErrorContains(t, err, "no solver for game:Game2048-v0-easy")
+	require.ErrorContains(t, err, "oracle: no solver for game:Game2048-v0-easy: its env (*game2048.Env) has none")
+	require.ErrorContains(t, err, "envs.SolverMaker")
+
+	cfg := DefaultConfig()
+	rec := play(context.Background(), DefaultOracles(), reg, &cfg, Key{Policy: "oracle", Env: "game:Game2048-v0-easy", Seed: cfg.SeedBase})
+	require.Contains(t, rec.Error, "oracle: no solver for game:Game2048-v0-easy")
+	require.Zero(t, rec.Turns)
+
+	for id, want := range map[string]bool{"game:Game2048-v0-easy": false, "game:Sudoku-v0-easy": true} {
+		has, err := HasSolver(reg, id, map[string]any{"style": "brief"})
+		require.NoError(t, err, id)
+		require.Equal(t, want, has, id)
+	}
+	_, err = HasSolver(reg, "game:Sudoku-v9", nil)
+	require.ErrorContains(t, err, "game:Sudoku-v9")
 }

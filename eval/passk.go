@@ -1,39 +1,10 @@
 package eval
 
 import (
-	"math"
 	"math/rand/v2"
 
-	"github.com/gemgo/gemgo/compare"
+	"github.com/gemgo/gemgo/stats"
 )
-
-// PassAtK is the unbiased estimator of pass@k from n samples of which c
-// are correct (Chen et al., 2021): 1 − C(n−c, k)/C(n, k), the chance that
-// k samples drawn without replacement from the n hold a correct one. It is
-// computed as 1 − ∏_{i=n−c+1}^{n} (1 − k/i), which never forms the large
-// binomials. It is NaN unless 0 ≤ c ≤ n and 1 ≤ k ≤ n.
-func PassAtK(n, c, k int) float64 {
-	if n < 1 || c < 0 || c > n || k < 1 || k > n {
-		return math.NaN()
-	}
-	if n-c < k {
-		return 1
-	}
-	prod := 1.0
-	for i := n - c + 1; i <= n; i++ {
-		prod *= 1 - float64(k)/float64(i)
-	}
-	return 1 - prod
-}
-
-// PassKs are the k reported for n samples: 1, 2, 4, … below n, and n.
-func PassKs(n int) []int {
-	var ks []int
-	for k := 1; k < n; k *= 2 {
-		ks = append(ks, k)
-	}
-	return append(ks, n)
-}
 
 // Stat is a mean with its 95% percentile-bootstrap interval (all 0 when
 // N = 0).
@@ -103,8 +74,8 @@ func aggregate(cfg *Config, policy, env string, byKey map[Key]Record, rng *rand.
 		}
 		if n == cfg.Samples {
 			fullSeeds++
-			for _, k := range PassKs(cfg.Samples) {
-				passSum[k] += PassAtK(n, c, k)
+			for _, k := range stats.PassKs(cfg.Samples) {
+				passSum[k] += stats.PassAtK(n, c, k)
 			}
 		}
 	}
@@ -128,7 +99,7 @@ func stat(v []float64, resamples int, rng *rand.Rand) Stat {
 	if len(v) == 0 {
 		return Stat{}
 	}
-	s := compare.Summarize(v, resamples, rng)
+	s := stats.Summarize(v, resamples, rng)
 	return Stat{N: s.N, Mean: s.Mean, Lo: s.Lo, Hi: s.Hi}
 }
 

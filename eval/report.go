@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gemgo/gemgo/metrics"
+	"github.com/gemgo/gemgo/stats"
 )
 
 // summaryTable is success rate with its interval, envs × policies.
@@ -26,7 +27,7 @@ func summaryTable(md Metadata) (header []string, rows [][]string) {
 // detailTable is every aggregate of one env, one row per policy.
 func detailTable(md Metadata, env string) (header []string, rows [][]string) {
 	header = []string{"policy", "episodes", "errors", "success [95% CI]", "return [95% CI]", "turns"}
-	ks := PassKs(md.Config.Samples)
+	ks := stats.PassKs(md.Config.Samples)
 	if md.Config.Samples > 1 {
 		for _, k := range ks {
 			header = append(header, fmt.Sprintf("pass@%d", k))

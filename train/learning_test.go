@@ -10,10 +10,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/algo"
-	"github.com/gemgo/gemgo/compare"
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/game/guessnumber"
 	"github.com/gemgo/gemgo/policy"
+	"github.com/gemgo/gemgo/stats"
 	"github.com/gemgo/gemgo/train"
 )
 
@@ -238,7 +238,7 @@ func TestLearnGuessTheNumberShort(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			r := learn(t, guessConfig(name))
-			last, _ := compare.MeanStd(r.sampled[len(r.sampled)-20:])
+			last, _ := stats.MeanStd(r.sampled[len(r.sampled)-20:])
 			t.Logf("%s: random %.3f, warm-up greedy %.3f, trained greedy %.3f, sampled over the last 20 iterations %.3f", name, r.random, r.warmup, r.final, last)
 			assert.InDelta(t, 0.34, r.random, 0.08, "random play: four uniform guesses in 1-10")
 			assert.Less(t, r.warmup, 0.3, "the warm-up alone does not play well")

@@ -37,11 +37,11 @@ func (c *Config) resetDue(it int) bool {
 }
 
 // saveReference writes w as the reference taken at iteration it, with the
-// run's config as a checkpoint has it, so that cmd/eval and cmd/serve read
+// run's config and serving settings as a checkpoint has them, so that cmd/eval and cmd/serve read
 // the file as the policy it is (the warmed-up one at iteration 0) with the
 // run's history format and answer length.
 func (r *runner) saveReference(w *policy.Weights, it int) error {
-	meta := map[string]string{refIterationKey: strconv.Itoa(it), "config": string(r.cfgYAML)}
+	meta := r.checkpointMeta(map[string]string{refIterationKey: strconv.Itoa(it)})
 	ck := &policy.Checkpoint{Policy: w, Tokenizer: r.tok, Meta: meta}
 	if err := policy.SaveCheckpoint(filepath.Join(r.dir, ReferenceFile), ck); err != nil {
 		return fmt.Errorf("reference policy for the KL penalty: %w", err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gemgo/gemgo/algo"
 	"github.com/gemgo/gemgo/buffer"
+	"github.com/gemgo/gemgo/chat"
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/internal/atomicfile"
 	"github.com/gemgo/gemgo/metrics"
@@ -69,6 +70,7 @@ type Options struct {
 type runner struct {
 	cfg     Config
 	cfgYAML []byte
+	serving map[string]string // the serving settings' metadata entry (checkpointMeta)
 	dir     string
 	obs     Observer
 	newEnv  func() (envs.Env, error)
@@ -105,6 +107,10 @@ func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (Res
 	}
 	var err error
 	if r.cfgYAML, err = cfg.Marshal(); err != nil {
+		return r.result(), err
+	}
+	r.serving = map[string]string{}
+	if err := chat.PutSettings(r.serving, cfg.servingSettings()); err != nil {
 		return r.result(), err
 	}
 	probe, err := r.newEnv()
@@ -381,7 +387,7 @@ func (r *runner) loop(ctx context.Context) error {
 			}
 		}
 	}
-	ck := &policy.Checkpoint{Policy: r.w, Tokenizer: r.tok, Meta: map[string]string{"config": string(r.cfgYAML)}}
+	ck := &policy.Checkpoint{Policy: r.w, Tokenizer: r.tok, Meta: r.checkpointMeta(nil)}
 	return policy.SaveCheckpoint(filepath.Join(r.dir, FinalFile), ck)
 }
 

@@ -115,7 +115,7 @@ func (r *runner) saveCheckpoint(name string) error {
 		cs := r.critic.State()
 		ck.Critic, ck.CriticAdam = r.cw, &cs
 	}
-	ck.Meta["config"] = string(r.cfgYAML)
+	ck.Meta = r.checkpointMeta(ck.Meta)
 	if err := policy.SaveCheckpoint(filepath.Join(r.dir, name), ck); err != nil {
 		return err
 	}

@@ -72,7 +72,7 @@ func (r *runner) warmUp(ctx context.Context, st warmupState, adam *policy.AdamSt
 		st.RNG, _ = r.src.MarshalBinary()
 		adam := wt.State()
 		ck := &policy.Checkpoint{Policy: r.w, Tokenizer: r.tok, PolicyAdam: &adam, Meta: st.meta()}
-		ck.Meta["config"] = string(r.cfgYAML)
+		ck.Meta = r.checkpointMeta(ck.Meta)
 		if err := policy.SaveCheckpoint(filepath.Join(r.dir, WarmupFile), ck); err != nil {
 			return fmt.Errorf("saving the warm-up at step %d: %w", done, err)
 		}

@@ -9,19 +9,19 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/gemgo/gemgo/chat"
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/policy"
-	"github.com/gemgo/gemgo/train"
 )
 
 // EnvID and Options are what the checkpoint was "trained" on.
 const EnvID = "game:GuessTheNumber-v0-easy"
 
-// Options are the env options of the checkpoint's training config.
+// Options are the env options of the checkpoint's serving settings.
 func Options() map[string]any { return map[string]any{"style": "brief", "partial_credit": false} }
 
-// Checkpoint returns a warmed-up checkpoint whose training config says
+// Checkpoint returns a warmed-up checkpoint whose serving settings say
 // env.history = history ("none", "observations" or "actions").
 func Checkpoint(t testing.TB, history string) *policy.Checkpoint {
 	t.Helper()
@@ -70,12 +70,10 @@ func Checkpoint(t testing.TB, history string) *policy.Checkpoint {
 	if _, err := policy.Warmup(context.Background(), tr, tok, pick, policy.WarmupConfig{Steps: 40, BatchSize: 16, PromptTokens: 96 - 8}, rng); err != nil {
 		t.Fatal(err)
 	}
-	cfg := train.DefaultConfig()
-	cfg.Env.ID, cfg.Env.Options, cfg.Env.History = EnvID, Options(), history
-	cfg.Model.Context = 96
-	y, err := cfg.Marshal()
-	if err != nil {
+	meta := map[string]string{}
+	set := chat.Settings{Format: chat.Format{History: history}, MaxTokens: 8, RequireEOS: true, Temperature: 1, EnvID: EnvID, EnvOptions: Options()}
+	if err := chat.PutSettings(meta, set); err != nil {
 		t.Fatal(err)
 	}
-	return &policy.Checkpoint{Policy: w, Tokenizer: tok, Meta: map[string]string{"config": string(y)}}
+	return &policy.Checkpoint{Policy: w, Tokenizer: tok, Meta: meta}
 }

@@ -3,6 +3,8 @@ package crosswords
 import (
 	"errors"
 	"fmt"
+
+	"github.com/gemgo/gemgo/envs"
 )
 
 // Moves returns the moves that fill the puzzle, one per letter cell, row
@@ -29,6 +31,12 @@ type Solver struct{ e *Env }
 
 // NewSolver returns the solver of e's current and later episodes.
 func NewSolver(e *Env) *Solver { return &Solver{e: e} }
+
+// NewSolver returns the solver of the episode e was last reset to
+// (envs.SolverMaker).
+func (e *Env) NewSolver() envs.Solver { return NewSolver(e) }
+
+var _ envs.SolverMaker = (*Env)(nil)
 
 // Act returns the next move; the observation is not read.
 func (s *Solver) Act(string) (string, error) {

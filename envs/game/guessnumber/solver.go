@@ -18,6 +18,12 @@ type Solver struct{ e *Env }
 // NewSolver returns the bisection solver of e's current and later episodes.
 func NewSolver(e *Env) *Solver { return &Solver{e: e} }
 
+// NewSolver returns the solver of the episode e was last reset to
+// (envs.SolverMaker).
+func (e *Env) NewSolver() envs.Solver { return NewSolver(e) }
+
+var _ envs.SolverMaker = (*Env)(nil)
+
 // Act returns the next guess as \boxed{n}; the observation is not read.
 func (s *Solver) Act(string) (string, error) {
 	lo, hi := s.e.lo, s.e.hi

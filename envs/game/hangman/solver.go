@@ -33,6 +33,12 @@ func NewSolver(e *Env) *Solver {
 	return &Solver{list: e.list.Words(), refused: map[string]bool{}}
 }
 
+// NewSolver returns the solver of the episode e was last reset to
+// (envs.SolverMaker).
+func (e *Env) NewSolver() envs.Solver { return NewSolver(e) }
+
+var _ envs.SolverMaker = (*Env)(nil)
+
 // readPattern returns the last pattern in obs, lowercase with '_' for a
 // hidden letter: "Word: C _ T." gives "c_t".
 func readPattern(obs string) (string, bool) {

@@ -27,6 +27,12 @@ type Solver struct{ e *Env }
 // NewSolver returns the solver of e's current and later episodes.
 func NewSolver(e *Env) *Solver { return &Solver{e: e} }
 
+// NewSolver returns the solver of the episode e was last reset to
+// (envs.SolverMaker).
+func (e *Env) NewSolver() envs.Solver { return NewSolver(e) }
+
+var _ envs.SolverMaker = (*Env)(nil)
+
 // Act returns the next move as \boxed{X Y}; the observation is not read.
 func (s *Solver) Act(string) (string, error) {
 	var on [MaxDisks + 1]int // on[d]: the peg of disk d

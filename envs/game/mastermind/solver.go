@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+
+	"github.com/gemgo/gemgo/envs"
 )
 
 // Solver plays the consistent-guess strategy: it keeps every code that
@@ -43,6 +45,12 @@ func NewSolver(e *Env) *Solver {
 	fill(0)
 	return s
 }
+
+// NewSolver returns the solver of the episode e was last reset to
+// (envs.SolverMaker).
+func (e *Env) NewSolver() envs.Solver { return NewSolver(e) }
+
+var _ envs.SolverMaker = (*Env)(nil)
 
 // The pegs of a legal guess as the GEM and brief styles write them.
 var (

@@ -44,6 +44,12 @@ func NewSolver(e *Env) *Solver {
 	}
 }
 
+// NewSolver returns the solver of the episode e was last reset to
+// (envs.SolverMaker).
+func (e *Env) NewSolver() envs.Solver { return NewSolver(e) }
+
+var _ envs.SolverMaker = (*Env)(nil)
+
 // readMarks returns the marks that obs gives guess ("CRANE: G Y X X G.").
 func readMarks(obs, guess string, dst []byte) bool {
 	head := strings.ToUpper(guess) + ":"

@@ -3,6 +3,8 @@ package wordsearch
 import (
 	"errors"
 	"fmt"
+
+	"github.com/gemgo/gemgo/envs"
 )
 
 // Move returns the move that finds p, its two ends as \boxed{r1 c1 r2 c2}.
@@ -19,6 +21,12 @@ type Solver struct{ e *Env }
 
 // NewSolver returns the solver of e's current and later episodes.
 func NewSolver(e *Env) *Solver { return &Solver{e: e} }
+
+// NewSolver returns the solver of the episode e was last reset to
+// (envs.SolverMaker).
+func (e *Env) NewSolver() envs.Solver { return NewSolver(e) }
+
+var _ envs.SolverMaker = (*Env)(nil)
 
 // Act returns the next move; the observation is not read.
 func (s *Solver) Act(string) (string, error) {
