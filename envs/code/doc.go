@@ -42,9 +42,9 @@
 // By default a test does not start an interpreter: it is forked from a
 // warm one (sandbox.PythonServer without the site module), under the same
 // isolation and limits, from a few kept per process that all code envs of
-// the process share (as many as CPUs). A test then costs a fork, some
-// 10 ms, instead of an interpreter's start (90 ms or more); verdicts and
-// details are the same. fresh_process: true runs every test in a fresh
+// the process share (as many as CPUs). A test then costs a fork instead
+// of an interpreter's start (docs/sandbox.md); verdicts and details are
+// the same. fresh_process: true runs every test in a fresh
 // process instead; where no warm interpreter starts, tests run fresh
 // without a word. A wall-clock limit of 1 s is GEM's; on a loaded machine a
 // larger timeout avoids failing correct programs.
