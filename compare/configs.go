@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/gemgo/gemgo/train"
 )
 
@@ -57,31 +59,52 @@ func configDiff(spec Spec, runs []Run) [][]string {
 	return out
 }
 
-// flatten renders a config as section.key → value lines of its YAML.
+// flatten renders a config as its dotted keys (section.key, and deeper
+// for maps such as env.options.style) → each leaf's value in YAML flow
+// style, as -set takes it.
 func flatten(c train.Config) map[string]string {
 	y, err := c.Marshal()
 	if err != nil {
 		return nil
 	}
+	var m map[string]any
+	if err := yaml.Unmarshal(y, &m); err != nil {
+		return nil
+	}
 	out := map[string]string{}
-	section := ""
-	for _, line := range strings.Split(string(y), "\n") {
-		if strings.TrimSpace(line) == "" {
-			continue
+	var walk func(prefix string, v any)
+	walk = func(prefix string, v any) {
+		if sub, ok := v.(map[string]any); ok && len(sub) > 0 {
+			for k, x := range sub {
+				walk(prefix+k+".", x)
+			}
+			return
 		}
-		indent := len(line) - len(strings.TrimLeft(line, " "))
-		k, v, _ := strings.Cut(strings.TrimSpace(line), ":")
-		v = strings.TrimSpace(v)
-		switch {
-		case indent == 0 && v == "":
-			section = k
-		case indent == 0:
-			out[k] = v
-		default:
-			out[section+"."+strings.TrimSpace(k)] = v
+		out[strings.TrimSuffix(prefix, ".")] = flowYAML(v)
+	}
+	walk("", m)
+	return out
+}
+
+// flowYAML is v in YAML flow style on one line ("brief", [a, b], {}).
+func flowYAML(v any) string {
+	var n yaml.Node
+	if err := n.Encode(v); err != nil {
+		return fmt.Sprint(v)
+	}
+	var flow func(*yaml.Node)
+	flow = func(n *yaml.Node) {
+		n.Style |= yaml.FlowStyle
+		for _, c := range n.Content {
+			flow(c)
 		}
 	}
-	return out
+	flow(&n)
+	b, err := yaml.Marshal(&n)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return strings.TrimSpace(string(b))
 }
 
 // checkRan returns a warning when the runs that ran differ in what a fair

@@ -1,5 +1,6 @@
-// Package docs holds the repository's documentation; its test keeps the
-// architecture page's package table in step with the code.
+// Package docs holds the repository's documentation; its tests keep the
+// architecture page's package table and dependency lines in step with the
+// code, and keep issue numbers out of the repository's text.
 package docs
 
 import (

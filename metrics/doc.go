@@ -1,9 +1,9 @@
 // Package metrics records, shows and reports a training run's metrics.
 //
-// It imports no other gemgo package: callers hand it plain maps of metric
-// names to values, named CleanRL-style by namespace ("charts/episodic_return",
-// "losses/approx_kl", "perf/env_steps_per_s", "global/env_steps",
-// "eval/success_rate").
+// Of gemgo it imports only internal/atomicfile, for its file writes:
+// callers hand it plain maps of metric names to values, named CleanRL-style
+// by namespace ("charts/episodic_return", "losses/approx_kl",
+// "perf/env_steps_per_s", "global/env_steps", "eval/success_rate").
 //
 //   - Logger appends one row per iteration to dir/metrics.jsonl (fsynced, a
 //     crash loses at most the line being written) and keeps dir/metrics.csv

@@ -174,6 +174,15 @@ func (c *Critic) Step(prompts [][]int, returns, oldValues []float64, clip float6
 	return st, nil
 }
 
+// SetLRScale multiplies the rate of the steps that follow by s, as
+// Trainer.SetLRScale does.
+func (c *Critic) SetLRScale(s float64) error {
+	if err := c.opt.setScale(s); err != nil {
+		return fmt.Errorf("critic: %w", err)
+	}
+	return nil
+}
+
 // State returns a copy of the optimizer state.
 func (c *Critic) State() AdamState { return c.opt.stateCopy() }
 

@@ -9,7 +9,10 @@ import (
 // gradient-norm clipping and a learning-rate schedule: linear warm-up from 0
 // over WarmupSteps, then, when TotalSteps > 0, a cosine decay to
 // MinLRFrac·LR at TotalSteps (constant after it); with TotalSteps 0 the rate
-// stays at LR after the warm-up. Zero values mean the defaults noted.
+// stays at LR after the warm-up. A caller whose steps are not known in
+// advance (an RL run: its steps per iteration follow its episodes) leaves
+// TotalSteps 0 and decays the rate itself with SetLRScale and Decay. Zero
+// values mean the defaults noted.
 type OptimConfig struct {
 	LR          float64 `yaml:"lr"`            // peak learning rate; 0 means 1e-3
 	Beta1       float64 `yaml:"beta1"`         // first-moment decay; 0 means 0.9
@@ -18,8 +21,11 @@ type OptimConfig struct {
 	WeightDecay float64 `yaml:"weight_decay"`  // decoupled weight decay per step (times LR); 0: none
 	MaxGradNorm float64 `yaml:"max_grad_norm"` // clip the global gradient L2 norm to this; 0: no clipping
 	WarmupSteps int     `yaml:"warmup_steps"`  // linear warm-up steps; 0: none
-	TotalSteps  int     `yaml:"total_steps"`   // end of the cosine decay; 0: no decay
 	MinLRFrac   float64 `yaml:"min_lr_frac"`   // floor of the cosine decay as a fraction of LR; 0 means 0
+	// TotalSteps is the optimizer step the cosine decay ends at, for a
+	// run of known length (the format warm-up); 0: no decay by steps. It
+	// is no config key: a training run's decay follows its iterations.
+	TotalSteps int `yaml:"-"`
 }
 
 // DefaultOptimConfig is the zero config with its defaults filled in.
@@ -62,9 +68,9 @@ func (oc OptimConfig) Validate() error {
 	case oc.WarmupSteps < 0:
 		return fmt.Errorf("optim.warmup_steps = %d: must be ≥ 0", oc.WarmupSteps)
 	case oc.TotalSteps < 0:
-		return fmt.Errorf("optim.total_steps = %d: must be ≥ 0 (0: no decay)", oc.TotalSteps)
+		return fmt.Errorf("the decay's total steps = %d: must be ≥ 0 (0: no decay by steps)", oc.TotalSteps)
 	case oc.TotalSteps > 0 && oc.TotalSteps < oc.WarmupSteps:
-		return fmt.Errorf("optim.total_steps = %d is below optim.warmup_steps = %d: the decay must end after the warm-up", oc.TotalSteps, oc.WarmupSteps)
+		return fmt.Errorf("the decay's total steps = %d is below optim.warmup_steps = %d: the decay must end after the warm-up", oc.TotalSteps, oc.WarmupSteps)
 	case bad(oc.MinLRFrac) || oc.MinLRFrac < 0 || oc.MinLRFrac > 1:
 		return fmt.Errorf("optim.min_lr_frac = %v: allowed [0, 1]", oc.MinLRFrac)
 	}
@@ -84,22 +90,30 @@ func (oc OptimConfig) LRAt(step int) float64 {
 		return oc.LR * oc.MinLRFrac
 	}
 	span := oc.TotalSteps - oc.WarmupSteps
-	frac := float64(step-oc.WarmupSteps) / float64(span)
+	return oc.LR * oc.Decay(float64(step-oc.WarmupSteps)/float64(span))
+}
+
+// Decay is the cosine decay's factor at the fraction frac of its length:
+// 1 at 0, falling along half a cosine to MinLRFrac at 1 (and held there
+// after it; 1 before 0).
+func (oc OptimConfig) Decay(frac float64) float64 {
+	frac = min(max(frac, 0), 1)
 	cos := 0.5 * (1 + math.Cos(math.Pi*frac))
-	return oc.LR * (oc.MinLRFrac + (1-oc.MinLRFrac)*cos)
+	return oc.MinLRFrac + (1-oc.MinLRFrac)*cos
 }
 
 // adam is the optimizer of one parameter set.
 type adam struct {
 	oc    OptimConfig
 	state AdamState
+	scale float64 // factor on the schedule's rate (setScale); 1 until set
 }
 
 func newAdam(w *Weights, oc OptimConfig) (*adam, error) {
 	if err := oc.Validate(); err != nil {
 		return nil, err
 	}
-	a := &adam{oc: oc.withDefaults()}
+	a := &adam{oc: oc.withDefaults(), scale: 1}
 	for _, p := range w.Params {
 		a.state.M = append(a.state.M, make([]float32, p.Size()))
 		a.state.V = append(a.state.V, make([]float32, p.Size()))
@@ -124,7 +138,7 @@ func (a *adam) step(params, grads [][]float32) (norm, lr float64) {
 	}
 	a.state.Step++
 	t := a.state.Step
-	lr = a.oc.LRAt(t)
+	lr = a.oc.LRAt(t) * a.scale
 	b1, b2 := a.oc.Beta1, a.oc.Beta2
 	c1 := 1 - math.Pow(b1, float64(t))
 	c2 := math.Sqrt(1 - math.Pow(b2, float64(t)))
@@ -143,6 +157,16 @@ func (a *adam) step(params, grads [][]float32) (norm, lr float64) {
 		}
 	}
 	return norm, lr
+}
+
+// setScale sets the factor on the schedule's rate of the steps that
+// follow: s ≥ 0 and finite.
+func (a *adam) setScale(s float64) error {
+	if math.IsNaN(s) || math.IsInf(s, 0) || s < 0 {
+		return fmt.Errorf("learning-rate scale %v: must be finite and ≥ 0", s)
+	}
+	a.scale = s
+	return nil
 }
 
 // setState replaces the optimizer state after checking it fits w.

@@ -277,6 +277,18 @@ func (t *Trainer) Gradients() [][]float32 {
 // state included).
 func (t *Trainer) Steps() int { return t.opt.state.Step }
 
+// SetLRScale multiplies the rate of the steps that follow (the
+// OptimConfig schedule's) by s, until the next call: a caller that decays
+// the rate by its own clock (train: by iteration) sets it before each
+// round of steps. It is no part of State: the caller sets it again after
+// a restore. s must be finite and ≥ 0; 1 until set.
+func (t *Trainer) SetLRScale(s float64) error {
+	if err := t.opt.setScale(s); err != nil {
+		return fmt.Errorf("trainer: %w", err)
+	}
+	return nil
+}
+
 // State returns a copy of the optimizer state (for checkpoints).
 func (t *Trainer) State() AdamState { return t.opt.stateCopy() }
 

@@ -18,6 +18,42 @@ func TestLRSchedule(t *testing.T) {
 	assert.InDelta(t, 1e-3, OptimConfig{}.LRAt(7), 0, "defaults: constant 1e-3")
 }
 
+// Decay is the cosine's factor by the fraction of its length, clamped to
+// [0, 1]; the schedule by steps uses it, so both decays share one formula.
+func TestDecay(t *testing.T) {
+	oc := OptimConfig{MinLRFrac: 0.2}
+	for frac, want := range map[float64]float64{-1: 1, 0: 1, 0.25: 0.2 + 0.8*(0.5+0.5*math.Sqrt(0.5)), 0.5: 0.6, 1: 0.2, 3: 0.2} {
+		assert.InDelta(t, want, oc.Decay(frac), 1e-12, "frac %v", frac)
+	}
+	assert.Equal(t, 0.0, OptimConfig{}.Decay(1), "the floor is exactly min_lr_frac, 0 too")
+	steps := OptimConfig{LR: 2, WarmupSteps: 2, TotalSteps: 10, MinLRFrac: 0.2}
+	assert.Equal(t, 2*steps.Decay(0.5), steps.LRAt(6))
+}
+
+// SetLRScale multiplies the schedule's rate of the steps that follow:
+// Adam's first step moves each parameter by the scaled lr; 0 freezes
+// the weights; a negative or non-finite scale is refused.
+func TestSetLRScale(t *testing.T) {
+	w := &Weights{Params: []*Param{{Name: "x", Data: []float32{1, 2, 3}}}}
+	a, err := newAdam(w, OptimConfig{LR: 0.1, WarmupSteps: 2})
+	require.NoError(t, err)
+	require.NoError(t, a.setScale(0.5))
+	_, lr := a.step([][]float32{w.Params[0].Data}, [][]float32{{3, -4, 0}})
+	assert.Equal(t, 0.1*0.5*0.5, lr, "warm-up step 1 of 2, times the scale")
+	assert.InDeltaSlice(t, []float32{1 - 0.025, 2 + 0.025, 3}, w.Params[0].Data, 1e-6)
+	require.NoError(t, a.setScale(0))
+	before := append([]float32(nil), w.Params[0].Data...)
+	_, lr = a.step([][]float32{w.Params[0].Data}, [][]float32{{3, -4, 0}})
+	assert.Equal(t, 0.0, lr)
+	assert.Equal(t, before, w.Params[0].Data)
+	for _, bad := range []float64{-0.1, math.NaN(), math.Inf(1)} {
+		assert.ErrorContains(t, a.setScale(bad), "must be finite and ≥ 0")
+	}
+	tr, err := NewTrainer(randomWeights(t, tinyConfig, false, 1), OptimConfig{})
+	require.NoError(t, err)
+	assert.ErrorContains(t, tr.SetLRScale(-1), "trainer: learning-rate scale -1")
+}
+
 func TestOptimConfigValidate(t *testing.T) {
 	for _, tc := range []struct {
 		oc   OptimConfig
@@ -29,7 +65,7 @@ func TestOptimConfigValidate(t *testing.T) {
 		{OptimConfig{Eps: -1}, "optim.eps"},
 		{OptimConfig{WeightDecay: -1}, "optim.weight_decay"},
 		{OptimConfig{MaxGradNorm: math.Inf(1)}, "optim.max_grad_norm"},
-		{OptimConfig{WarmupSteps: 10, TotalSteps: 5}, "optim.total_steps"},
+		{OptimConfig{WarmupSteps: 10, TotalSteps: 5}, "total steps = 5 is below optim.warmup_steps = 10"},
 		{OptimConfig{MinLRFrac: 2}, "optim.min_lr_frac"},
 	} {
 		require.ErrorContains(t, tc.oc.Validate(), tc.want)

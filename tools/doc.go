@@ -12,8 +12,8 @@
 //     that holds, output is cut at max_output with a marker, a failing
 //     program is an error observation with its traceback. Each tool
 //     forks its calls from a warm interpreter of its own
-//     (sandbox.PythonServer, some 90 ms less per call than a fresh
-//     process, with the same observations); fresh_process: true, or a
+//     (sandbox.PythonServer: no interpreter start per call, the same
+//     observations as a fresh process); fresh_process: true, or a
 //     machine where the warm interpreter does not start, runs every call
 //     in a fresh process. Close stops the interpreter.
 //   - Search: <search>…</search> against a BM25 index (bleve's BM25 with

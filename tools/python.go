@@ -29,9 +29,9 @@ type PythonConfig struct {
 	// StderrLastLine keeps only the last line of stderr.
 	StderrLastLine bool
 	// FreshProcess starts a fresh sandboxed interpreter for every call
-	// (sandbox.Run, some 90 ms of start-up each) instead of forking the
-	// call from the tool's warm one (sandbox.PythonServer, the default).
-	// The observations are the same either way.
+	// (sandbox.Run, paying the interpreter's start each time) instead of
+	// forking the call from the tool's warm one (sandbox.PythonServer, the
+	// default). The observations are the same either way.
 	FreshProcess bool
 }
 

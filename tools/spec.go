@@ -49,8 +49,8 @@ type Spec struct {
 	StderrLastLine bool `yaml:"stderr_last_line,omitempty"`
 	// FreshProcess starts a fresh sandboxed interpreter for every python
 	// call instead of forking it from the tool's warm interpreter (the
-	// default; the observations are the same, a call costs some 90 ms
-	// more). See PythonConfig.FreshProcess.
+	// default; the observations are the same, a call costs an
+	// interpreter's start more). See PythonConfig.FreshProcess.
 	FreshProcess bool `yaml:"fresh_process,omitempty"`
 
 	// Corpus is the search corpus: "fictional" (default: the corpus shipped

@@ -99,12 +99,13 @@ type LossConfig struct {
 }
 
 // OptimConfig is policy's Adam plus the switch for a cosine decay of the
-// learning rate. With cosine, the decay ends at total_steps, or when that
-// is 0 at the run's estimated optimizer steps (iterations × epochs ×
-// minibatches); without it the rate stays at lr after the warm-up.
+// learning rate. With cosine, the rate follows the iteration: iteration i
+// of iterations trains at the cosine's value at i/iterations, so the
+// decay reaches min_lr_frac·lr at the last iteration whatever the steps
+// an iteration makes; without it the rate stays at lr after the warm-up.
 type OptimConfig struct {
 	policy.OptimConfig `yaml:",inline"`
-	Cosine             bool `yaml:"cosine"` // decay to min_lr_frac·lr by total_steps (0: by the end of the run)
+	Cosine             bool `yaml:"cosine"` // decay to min_lr_frac·lr by the last iteration
 }
 
 // SampleConfig is policy's sampling during rollouts, plus what happens to
@@ -295,14 +296,7 @@ func (c *Config) Validate() error {
 	if c.Loss.KLResetEvery > 0 && !(c.Loss.KLCoef > 0) {
 		bad("loss.kl_reset_every = %d moves the reference of the KL penalty, but loss.kl_coef = %v: set kl_coef > 0 or kl_reset_every = 0", c.Loss.KLResetEvery, c.Loss.KLCoef)
 	}
-	if c.Optim.TotalSteps > 0 && !c.Optim.Cosine {
-		bad("optim.total_steps = %d ends a cosine decay, but optim.cosine = false: set cosine = true, or total_steps = 0", c.Optim.TotalSteps)
-	}
 	oc := c.optimConfig(c.Optim.LR)
-	if c.Optim.TotalSteps == 0 && oc.TotalSteps > 0 && oc.TotalSteps < oc.WarmupSteps {
-		bad("optim.warmup_steps = %d: longer than the run's %d optimizer steps (iterations × algo.epochs × minibatches), where the cosine decay ends: lower it, raise iterations, or set optim.total_steps", oc.WarmupSteps, oc.TotalSteps)
-		oc.TotalSteps = 0
-	}
 	owned(oc.Validate())
 	owned(c.Sample.SampleConfig.Validate(policyMaxVocab))
 	if c.Sample.MaxNewTokens > c.Model.Context-2 {

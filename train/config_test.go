@@ -57,6 +57,8 @@ func TestParseErrors(t *testing.T) {
 		{"bad agg", "loss:\n  agg: mean\n", nil, []string{`loss.agg = "mean"`, "token-mean"}},
 		{"reset without kl", "loss:\n  kl_coef: 0\n  kl_reset_every: 10\n", nil, []string{"loss.kl_reset_every = 10", "kl_coef"}},
 		{"negative reset", "loss:\n  kl_coef: 0.1\n  kl_reset_every: -1\n", nil, []string{"loss.kl_reset_every = -1", "≥ 0"}},
+		{"removed total_steps", "iterations: 10\noptim: {lr: 0.003, total_steps: 10800}\n", nil, []string{`line 2: key "total_steps" in section optim was removed`, "follows iterations", "delete the key"}},
+		{"set removed total_steps", "", []string{"optim.total_steps=10"}, []string{`key "total_steps" in section optim was removed`, "delete the key"}},
 		{"set unknown", "", []string{"algo.gama=0.5"}, []string{`unknown key "gama"`, "section algo", "gamma"}},
 		{"set section", "", []string{"algo=1"}, []string{"is a section"}},
 		{"set bad value", "", []string{"algo.epochs=many"}, []string{"algo.epochs", "whole number"}},
@@ -125,36 +127,29 @@ func TestDefaultConfigIsTheHistoryRecipe(t *testing.T) {
 	assert.Equal(t, DefaultConfig(), c)
 }
 
-// A warm-up of the learning rate on the main job validates: the cosine
-// decay ends at the run's optimizer steps, not at a placeholder.
+// A warm-up of the learning rate on the main job validates and reaches
+// the optimizer, with or without the cosine decay (which follows the
+// iterations, not the steps, so a warm-up longer than the run is no
+// conflict: the rate simply never reaches its peak).
 func TestWarmupStepsWithCosine(t *testing.T) {
 	for _, sets := range [][]string{
 		{"optim.warmup_steps=10"},
 		{"optim.cosine=true", "optim.warmup_steps=10"},
-		{"optim.cosine=false", "optim.total_steps=0", "optim.warmup_steps=10"},
+		{"optim.cosine=false", "optim.warmup_steps=10"},
+		{"iterations=2", "optim.warmup_steps=1000"},
 	} {
 		c, err := LoadFile("../configs/rebn_guess.yaml", sets)
 		require.NoError(t, err, "%v", sets)
-		assert.Equal(t, 10, c.optimConfig(c.Optim.LR).WarmupSteps)
+		oc := c.optimConfig(c.Optim.LR)
+		assert.Equal(t, c.Optim.WarmupSteps, oc.WarmupSteps)
+		assert.Zero(t, oc.TotalSteps, "no decay by optimizer steps: the run decays by iteration")
 	}
-	// A warm-up longer than the run names the keys the user set, never
-	// the derived end of the decay.
-	_, err := Parse(nil, []string{"iterations=2", "optim.warmup_steps=1000"})
-	require.Error(t, err)
-	assert.ErrorContains(t, err, "optim.warmup_steps = 1000")
-	assert.ErrorContains(t, err, "iterations")
-	assert.NotContains(t, err.Error(), "total_steps =")
-	// An explicit end of the decay is the user's, and is checked as such.
-	_, err = Parse(nil, []string{"optim.total_steps=5", "optim.warmup_steps=10"})
-	assert.ErrorContains(t, err, "optim.total_steps = 5 is below optim.warmup_steps = 10")
-	_, err = Parse(nil, []string{"optim.total_steps=5", "optim.cosine=false"})
-	assert.ErrorContains(t, err, "optim.total_steps = 5 ends a cosine decay")
 }
 
 // Settings of the lower packages that a config could not reach before are
 // keys now, and reach the objects the run builds.
 func TestOwnedSettingsReachTheRun(t *testing.T) {
-	c, err := Parse([]byte("loss: {kind: pg, norm_len: 16}\noptim: {beta1: 0.8, beta2: 0.99, eps: 1e-6, total_steps: 500}\n"),
+	c, err := Parse([]byte("loss: {kind: pg, norm_len: 16}\noptim: {beta1: 0.8, beta2: 0.99, eps: 1e-6, warmup_steps: 5}\n"),
 		[]string{"algo.epsilon=0.001", "sample.top_p=0.9"})
 	require.NoError(t, err)
 	assert.Equal(t, algo.PG, c.Loss.Kind)
@@ -163,7 +158,7 @@ func TestOwnedSettingsReachTheRun(t *testing.T) {
 	assert.Equal(t, 0.8, oc.Beta1)
 	assert.Equal(t, 0.99, oc.Beta2)
 	assert.Equal(t, 1e-6, oc.Eps)
-	assert.Equal(t, 500, oc.TotalSteps, "an explicit end of the decay wins over the estimate")
+	assert.Equal(t, 5, oc.WarmupSteps)
 	a, err := algo.New(c.Algo, algo.Deps{Loss: c.lossConfig(), Reference: nopReference{}})
 	require.NoError(t, err)
 	require.IsType(t, &algo.ReBN{}, a, "the algorithm reads algo.epsilon from c.Algo itself")

@@ -3,7 +3,7 @@ package train
 import "github.com/gemgo/gemgo/policy"
 
 // The values derived from a Config, in one place: what the user set plus
-// what only the run knows (the vocabulary, the run's optimizer steps).
+// what only the run knows (the vocabulary, the iteration).
 
 // policyMaxVocab is the largest vocabulary policy accepts: the sampling
 // check before the tokenizer exists uses it.
@@ -20,15 +20,27 @@ func (c *Config) policyConfig(vocab int) policy.Config {
 	return pc
 }
 
-// optimConfig is Adam at learning rate lr; with optim.cosine and no
-// optim.total_steps the decay ends at the run's estimated optimizer steps.
+// optimConfig is Adam at learning rate lr, with optim.warmup_steps' ramp
+// by optimizer steps; the cosine decay is by iteration (lrScale).
 func (c *Config) optimConfig(lr float64) policy.OptimConfig {
 	oc := c.Optim.OptimConfig
 	oc.LR = lr
-	if c.Optim.Cosine && oc.TotalSteps == 0 {
-		oc.TotalSteps = c.optimizerSteps()
-	}
 	return oc
+}
+
+// lrScale is the factor on the learning rate of every optimizer step of
+// iteration it (1-based) of the run: with optim.cosine, the cosine decay
+// from 1 to optim.min_lr_frac over the iterations, at fraction
+// it/iterations (the midpoint iteration gets the midpoint value, the last
+// iteration the floor); 1 without it. All steps of an iteration share the
+// factor, so the schedule does not depend on how many steps an iteration
+// makes (its episodes, their turns, the minibatches): only on iterations.
+// optim.warmup_steps' linear ramp by optimizer steps multiplies it.
+func (c *Config) lrScale(it int) float64 {
+	if !c.Optim.Cosine {
+		return 1
+	}
+	return c.Optim.Decay(float64(it) / float64(c.Iterations))
 }
 
 // criticLR is the critic's learning rate: algo.critic_lr, or optim.lr.
@@ -37,20 +49,6 @@ func (c *Config) criticLR() float64 {
 		return c.Algo.CriticLR
 	}
 	return c.Optim.LR
-}
-
-// optimizerSteps estimates the optimizer steps of the whole run (for the
-// cosine schedule): epochs × minibatches per iteration × iterations.
-func (c *Config) optimizerSteps() int {
-	perIter := c.Rollout.Episodes * 3 // a rough number of transitions when the budget is in episodes
-	if c.Rollout.Steps > 0 {
-		perIter = c.Rollout.Steps
-	}
-	mb := 1
-	if c.Algo.MinibatchSize > 0 {
-		mb = max(1, (perIter+c.Algo.MinibatchSize-1)/c.Algo.MinibatchSize)
-	}
-	return c.Iterations * max(c.Algo.Epochs, 1) * mb
 }
 
 // warmupConfig is the format warm-up of warmup.steps steps, on prompts as

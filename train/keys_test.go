@@ -71,7 +71,7 @@ func validateKeys(t *testing.T, dirs ...string) map[string]string {
 // them what to change, and they can.
 func TestValidateErrorsNameSettableKeys(t *testing.T) {
 	keys := validateKeys(t, ".", "../algo", "../policy")
-	for _, want := range []string{"algo.epochs", "loss.kind", "optim.beta1", "optim.total_steps", "model.heads", "sample.top_p", "env.num_envs", "iterations"} {
+	for _, want := range []string{"algo.epochs", "loss.kind", "optim.beta1", "optim.warmup_steps", "model.heads", "sample.top_p", "env.num_envs", "iterations"} {
 		assert.Contains(t, keys, want, "the walk finds the keys it should")
 	}
 	require.Greater(t, len(keys), 40)

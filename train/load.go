@@ -153,6 +153,15 @@ func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 var lineNumber = regexp.MustCompile(`^line (\d+):`)
 
+// removedKeys are keys that configs once had, each with what took its
+// place: a file or -set that names one gets this in place of "unknown key".
+var removedKeys = map[string]string{
+	"optim.total_steps": "the learning rate's cosine decay now follows iterations (iteration i trains at the cosine's value " +
+		"at i/iterations, reaching optim.min_lr_frac at the last), whatever the optimizer steps an iteration makes; delete " +
+		"the key (in a run directory's config.yaml too: a run from before this change resumes with optim.cosine false, " +
+		"and is refused with cosine true, whose remaining learning rates would change)",
+}
+
 var unknownField = regexp.MustCompile(`line (\d+): field (\S+) not found in type (\S+)`)
 
 // explainYAML rewrites yaml.v3's errors about unknown keys so they name the
@@ -177,6 +186,10 @@ func explainYAML(err error, data []byte) error {
 			continue
 		}
 		section, valid := sectionKeys(m[3])
+		if why, ok := removedKeys[strings.TrimPrefix(section, "section ")+"."+m[2]]; ok {
+			msgs = append(msgs, fmt.Sprintf("line %s: key %q in %s was removed: %s", m[1], m[2], section, why))
+			continue
+		}
 		msgs = append(msgs, fmt.Sprintf("line %s: unknown key %q in %s (valid keys: %s)", m[1], m[2], section, strings.Join(valid, ", ")))
 	}
 	return errors.New(strings.Join(msgs, "; "))
@@ -289,6 +302,9 @@ func (c *Config) field(key string) (reflect.Value, error) {
 			where := "the top level"
 			if depth > 0 {
 				where = "section " + strings.Join(parts[:depth], ".")
+			}
+			if why, ok := removedKeys[strings.Join(parts[:depth+1], ".")]; ok {
+				return reflect.Value{}, fmt.Errorf("key %s in %s was removed: %s", envs.Excerpt(p), where, why)
 			}
 			return reflect.Value{}, fmt.Errorf("unknown key %s in %s (valid keys: %s)", envs.Excerpt(p), where, strings.Join(yamlKeys(target.Type()), ", "))
 		}

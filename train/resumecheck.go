@@ -22,18 +22,40 @@ var ErrFinished = errors.New("already finished")
 // mayChangeOnResume reports whether a resume may change key: the keys
 // that decide when the run saves a checkpoint, not what it trains, and
 // iterations when the learning-rate schedule does not depend on it (no
-// cosine decay, or one that ends at a fixed optim.total_steps): a longer
-// run then continues the same trajectory. Every other key alters the
-// trajectory (the RNG stream, the updates, the env, the schedule) and a
-// change is refused.
+// cosine decay, which follows the iterations): a longer run then continues
+// the same trajectory. Every other key alters the trajectory (the RNG
+// stream, the updates, the env, the schedule) and a change is refused.
 func mayChangeOnResume(key string, cfg Config) bool {
 	switch key {
 	case "checkpoint.every":
 		return true
 	case "iterations":
-		return !cfg.Optim.Cosine || cfg.Optim.TotalSteps > 0
+		return !cfg.Optim.Cosine
 	}
 	return false
+}
+
+// stepSchedule handles a checkpoint from before the cosine decay followed
+// the iterations, whose config has optim.total_steps (the decay's end in
+// optimizer steps; 0: an estimate of the run's steps). Without
+// optim.cosine the rate was constant after the warm-up then as now, and
+// the key is dropped from was (changed: config.yaml is rewritten without
+// it); with it the remaining iterations would train at other rates, and
+// the resume is refused.
+func stepSchedule(was map[string]any, cfgPath string) (changed bool, err error) {
+	total, ok := was["optim.total_steps"]
+	if !ok {
+		return false, nil
+	}
+	if cosine, _ := was["optim.cosine"].(bool); cosine {
+		return false, fmt.Errorf("the checkpoint was trained under the older learning-rate schedule, whose cosine decay "+
+			"followed optimizer steps (optim.total_steps = %s; 0: an estimate of the run's steps); the decay now follows "+
+			"iterations, so the remaining iterations would train at other rates than the run began with: start a new run "+
+			"(train -config %s, without optim.total_steps), or finish this one with a build from before the change",
+			show(total, true), cfgPath)
+	}
+	delete(was, "optim.total_steps")
+	return true, nil
 }
 
 // checkResumeConfig compares the resolved config (cfg and its YAML: the
@@ -53,6 +75,10 @@ func checkResumeConfig(dir string, saved []byte, cfg Config, cfgYAML []byte) (ch
 	if err != nil {
 		return false, err
 	}
+	cfgPath := filepath.Join(dir, ConfigFile)
+	if changed, err = stepSchedule(was, cfgPath); err != nil {
+		return false, err
+	}
 	var refused []string
 	for _, k := range unionKeys(was, now) {
 		a, inA := was[k]
@@ -66,7 +92,7 @@ func checkResumeConfig(dir string, saved []byte, cfg Config, cfgYAML []byte) (ch
 		}
 		why := ""
 		if k == "iterations" {
-			why = " [the cosine decay of the learning rate ends at the last iteration: optim.cosine=false, or a fixed optim.total_steps, when the run starts lets it be extended]"
+			why = " [the cosine decay of the learning rate follows the iterations, ending at the last: optim.cosine=false when the run starts lets it be extended]"
 		}
 		refused = append(refused, fmt.Sprintf("%s (%s → %s)%s", k, show(a, inA), show(b, inB), why))
 	}
@@ -77,7 +103,6 @@ func checkResumeConfig(dir string, saved []byte, cfg Config, cfgYAML []byte) (ch
 	if len(refused) > most {
 		refused = append(refused[:most], fmt.Sprintf("and %d more", len(refused)-most))
 	}
-	cfgPath := filepath.Join(dir, ConfigFile)
 	return false, fmt.Errorf("the config differs from the one the checkpoint was trained under, in %s: "+
 		"a resumed run continues the checkpoint's trajectory, so it keeps its config; undo the change "+
 		"(in %s or -set), or start a new run from it: train -config %s -set KEY=VALUE",

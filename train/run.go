@@ -28,11 +28,6 @@ type Result struct {
 	Wall        time.Duration // training time, over all processes of a resumed run
 	FinalEval   EvalResult
 	BestSuccess float64
-	// CosineEnd is the iteration after which an optim.cosine decay whose
-	// length was estimated (optim.total_steps 0) had run its course before
-	// the run's last iteration; 0 when it did not (or was not estimated).
-	// OptimizerSteps is the policy's optimizer steps of the whole run.
-	CosineEnd, OptimizerSteps int
 }
 
 // EvalResult is one evaluation on the held-out seeds: the greedy play's
@@ -91,9 +86,6 @@ type runner struct {
 	start   time.Time
 	log     *metrics.Logger
 	last    EvalResult // the latest evaluation
-	// cosineEnd is the iteration the estimated cosine decay ended at,
-	// before the last (see Result.CosineEnd)
-	cosineEnd int
 }
 
 // Run trains as cfg says in opts.Dir, or resumes the run there.
@@ -158,13 +150,8 @@ func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (Res
 }
 
 func (r *runner) result() Result {
-	res := Result{Dir: r.dir, Iterations: r.prog.Iteration, EnvSteps: r.prog.EnvSteps, Episodes: r.prog.Episodes,
-		Wall: time.Duration((r.prog.WallSeconds + time.Since(r.start).Seconds()) * float64(time.Second)), BestSuccess: r.prog.BestSuccess, FinalEval: r.last,
-		CosineEnd: r.cosineEnd}
-	if r.tr != nil {
-		res.OptimizerSteps = r.tr.Steps()
-	}
-	return res
+	return Result{Dir: r.dir, Iterations: r.prog.Iteration, EnvSteps: r.prog.EnvSteps, Episodes: r.prog.Episodes,
+		Wall: time.Duration((r.prog.WallSeconds + time.Since(r.start).Seconds()) * float64(time.Second)), BestSuccess: r.prog.BestSuccess, FinalEval: r.last}
 }
 
 // init starts a new run: directory, tokenizer, policy, warm-up.
@@ -319,10 +306,6 @@ func (r *runner) loop(ctx context.Context) error {
 		}
 		r.obs.Eval(e)
 	}
-	cosineEstimate := 0 // the optimizer step an estimated cosine decay ends at; 0: not estimated
-	if cfg.Optim.Cosine && cfg.Optim.TotalSteps == 0 {
-		cosineEstimate = cfg.optimConfig(cfg.Optim.LR).TotalSteps
-	}
 	var buf buffer.Buffer
 	for it := r.prog.Iteration + 1; it <= cfg.Iterations; it++ {
 		if err := ctx.Err(); err != nil {
@@ -336,7 +319,9 @@ func (r *runner) loop(ctx context.Context) error {
 			return fmt.Errorf("iteration %d: %w", it, err)
 		}
 		t0 := time.Now()
-		stepsBefore := r.tr.Steps()
+		if err := r.setLRScale(it); err != nil {
+			return fmt.Errorf("iteration %d: %w", it, err)
+		}
 		m := algo.Metrics{}
 		if buf.Len() > 0 { // empty only when filter_groups kept no group
 			if m, err = alg.Update(&buf, r.tr, r.rng); err != nil {
@@ -344,9 +329,6 @@ func (r *runner) loop(ctx context.Context) error {
 			}
 		}
 		r.prog.Iteration = it
-		if cosineEstimate > 0 && it < cfg.Iterations && stepsBefore < cosineEstimate && r.tr.Steps() >= cosineEstimate {
-			r.cosineEnd = it // the estimated decay ran out within this iteration
-		}
 		r.prog.EnvSteps += b.rollout.Steps
 		r.prog.Episodes += b.rollout.Episodes
 		r.prog.RNG, _ = r.src.MarshalBinary()
@@ -389,6 +371,20 @@ func (r *runner) loop(ctx context.Context) error {
 	}
 	ck := &policy.Checkpoint{Policy: r.w, Tokenizer: r.tok, Meta: r.checkpointMeta(nil)}
 	return policy.SaveCheckpoint(filepath.Join(r.dir, FinalFile), ck)
+}
+
+// setLRScale sets the learning-rate factor of iteration it (the cosine
+// decay by iteration, Config.lrScale) on the policy's and the critic's
+// optimizers.
+func (r *runner) setLRScale(it int) error {
+	s := r.cfg.lrScale(it)
+	if err := r.tr.SetLRScale(s); err != nil {
+		return err
+	}
+	if r.critic != nil {
+		return r.critic.SetLRScale(s)
+	}
+	return nil
 }
 
 // ErrInterrupted wraps the context's error when a run stops early; the

@@ -124,11 +124,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	e := res.FinalEval
 	fmt.Fprintf(stdout, "done in %s: %d iterations, %d env steps; greedy success %.3f on %d held-out episodes (best %.3f), %.2f turns per solved episode\n",
 		res.Wall.Round(1e9), res.Iterations, res.EnvSteps, e.SuccessRate, e.Episodes, res.BestSuccess, e.SolvedTurns)
-	if res.CosineEnd > 0 {
-		fmt.Fprintf(stdout, "note: the learning rate's cosine decay ended after iteration %d of %d: its length is estimated from 3 turns an episode "+
-			"and this run took %d optimizer steps; set optim.total_steps: %d to spread it over the whole run\n",
-			res.CosineEnd, res.Iterations, res.OptimizerSteps, res.OptimizerSteps)
-	}
 	fmt.Fprintf(stdout, "report: %s\n", filepath.Join(dir, train.ReportFile))
 	return cli.ExitOK
 }

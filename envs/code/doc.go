@@ -51,8 +51,8 @@
 // warm one (sandbox.PythonServer without the site module), under the same
 // isolation and limits, from a few kept per process that all code envs of
 // the process share (one more than CPUs, at least three). A test then costs
-// a fork, some 10 ms, instead of an interpreter's start (90 ms or more);
-// verdicts and details are the same. The steps of different envs share
+// a fork instead of an interpreter's start (docs/sandbox.md); verdicts
+// and details are the same. The steps of different envs share
 // them fairly: one step holds all but one at most, and a freed one goes
 // to the waiting step that holds the fewest, so a step whose tests run to
 // their time limit does not stall the others (warm.go). CloseWarm stops

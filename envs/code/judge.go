@@ -56,9 +56,9 @@ type Judge struct {
 	// Isolation is the sandbox isolation of each run (one of
 	// sandbox.Available; the zero value has none).
 	Isolation sandbox.Isolation
-	// FreshProcess starts a fresh interpreter for every test (some 90 ms
-	// each) instead of forking the test from a warm one the process's
-	// judges share (see warmPool). The verdicts are the same either way.
+	// FreshProcess starts a fresh interpreter for every test (paying its
+	// start each time) instead of forking the test from a warm one the
+	// process's judges share (see warmPool). The verdicts are the same either way.
 	FreshProcess bool
 }
 
