@@ -405,3 +405,30 @@ func TestIdleConnectionsDefaultScale(t *testing.T) {
 	}
 	t.Logf("a request behind them: %s", took)
 }
+
+// At the cap an idle connection, already served, makes room before a new
+// one whose request may still be on its way, even a newer idle one before
+// an older silent one.
+func TestIdleEvictedBeforeNew(t *testing.T) {
+	addr := startRun(t, okHandler(), Limits{MaxConns: 2, IdleTimeout: time.Minute})
+	silent, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	time.Sleep(200 * time.Millisecond) // accepted before the idle one
+	served, answered := openIdle(t, addr, 1)
+	if answered != 1 {
+		t.Fatal("the second connection was not answered")
+	}
+	code, _, err := timedGet("http://" + addr + "/")
+	if err != nil || code != http.StatusOK {
+		t.Fatalf("a third connection: status %d, err %v", code, err)
+	}
+	if n := stillOpen(served); n != 0 {
+		t.Error("the idle connection is still open: the new one must have evicted it")
+	}
+	if n := stillOpen([]net.Conn{silent}); n != 1 {
+		t.Error("the silent new connection was closed before the idle one")
+	}
+}

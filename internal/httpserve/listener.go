@@ -8,10 +8,11 @@ import (
 )
 
 // capListener holds at most max connections. At the cap, Accept closes
-// the connection that has been spare longest (idle between requests, or
-// new and silent) to make room for the one it accepted; when none is
-// spare it waits until one closes, and the kernel's backlog holds the
-// connections behind. Without the eviction, a cap only moves the
+// a spare connection to make room for the one it accepted: the one idle
+// longest between requests, or, when none is idle, the one new and silent
+// longest (a new connection's request may be on its way, so an idle one,
+// already served, goes first); when none is spare it waits until one
+// closes, and the kernel's backlog holds the connections behind. Without the eviction, a cap only moves the
 // exhaustion: every slot held by an idle keep-alive connection, new
 // requests would wait for IdleTimeout.
 //
@@ -24,7 +25,8 @@ type capListener struct {
 
 	mu    sync.Mutex
 	open  int       // connections accepted and not yet closed
-	spare list.List // *capConn, the longest spare first
+	idle  list.List // *capConn idle between requests, the longest idle first
+	fresh list.List // *capConn accepted and not yet read from, the oldest first
 	freed chan struct{}
 	done  chan struct{}
 	once  sync.Once
@@ -38,7 +40,8 @@ func newCapListener(ln net.Listener, max int) *capListener {
 type capConn struct {
 	net.Conn
 	l      *capListener
-	elem   *list.Element // its place in l.spare; nil when not spare (guarded by l.mu)
+	elem   *list.Element // its place in l.idle or l.fresh; nil when not spare (guarded by l.mu)
+	in     *list.List    // the list elem is in (guarded by l.mu)
 	closed bool          // guarded by l.mu
 	once   sync.Once
 }
@@ -54,15 +57,18 @@ func (l *capListener) Accept() (net.Conn, error) {
 		if l.open < l.max {
 			l.open++
 			cc := &capConn{Conn: c, l: l}
-			cc.elem = l.spare.PushBack(cc) // new: spare until its first request arrives
+			cc.spare(&l.fresh) // new: spare until its first request arrives
 			l.mu.Unlock()
 			return cc, nil
 		}
 		var victim *capConn
-		if e := l.spare.Front(); e != nil {
+		e := l.idle.Front()
+		if e == nil {
+			e = l.fresh.Front()
+		}
+		if e != nil {
 			victim = e.Value.(*capConn)
-			l.spare.Remove(e)
-			victim.elem = nil
+			victim.unspare()
 		}
 		l.mu.Unlock()
 		if victim != nil {
@@ -84,7 +90,21 @@ func (l *capListener) Close() error {
 	return l.Listener.Close()
 }
 
-// track is the http.Server's ConnState hook: it keeps l.spare in order.
+// spare puts c at the back of list (l.mu held).
+func (c *capConn) spare(list *list.List) {
+	c.elem, c.in = list.PushBack(c), list
+}
+
+// unspare takes c off its spare list, if it is on one (l.mu held).
+func (c *capConn) unspare() {
+	if c.elem != nil {
+		c.in.Remove(c.elem)
+		c.elem, c.in = nil, nil
+	}
+}
+
+// track is the http.Server's ConnState hook: it keeps the spare lists in
+// order.
 func (l *capListener) track(c net.Conn, st http.ConnState) {
 	cc, ok := c.(*capConn)
 	if !ok {
@@ -95,12 +115,12 @@ func (l *capListener) track(c net.Conn, st http.ConnState) {
 	if cc.closed {
 		return
 	}
-	if cc.elem != nil {
-		l.spare.Remove(cc.elem)
-		cc.elem = nil
-	}
-	if st == http.StateNew || st == http.StateIdle {
-		cc.elem = l.spare.PushBack(cc)
+	cc.unspare()
+	switch st {
+	case http.StateNew:
+		cc.spare(&l.fresh)
+	case http.StateIdle:
+		cc.spare(&l.idle)
 	}
 }
 
@@ -110,10 +130,7 @@ func (c *capConn) Close() error {
 	c.once.Do(func() {
 		l := c.l
 		l.mu.Lock()
-		if c.elem != nil {
-			l.spare.Remove(c.elem)
-			c.elem = nil
-		}
+		c.unspare()
 		c.closed = true
 		l.open--
 		l.mu.Unlock()
