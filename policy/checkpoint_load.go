@@ -50,7 +50,7 @@ func readCheckpointFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		what := "not a regular file"
+		what := "a special file"
 		switch {
 		case fi.IsDir():
 			what = "a directory"
@@ -59,7 +59,7 @@ func readCheckpointFile(path string) ([]byte, error) {
 		case fi.Mode()&os.ModeDevice != 0:
 			what = "a device"
 		}
-		return nil, fmt.Errorf("%s is %s, not a checkpoint file (a .safetensors file that train or cmd/train saved)", path, what)
+		return nil, fmt.Errorf("%s, not a checkpoint file (a .safetensors file that train or cmd/train saved)", what)
 	}
 	f, err := os.Open(path)
 	if err != nil {

@@ -54,8 +54,8 @@ func TestFailedStartRemovesRunDir(t *testing.T) {
 	for _, c := range []struct{ name, from, want string }{
 		{"model differs", other, "its model differs from the config's"},
 		{"empty file", empty, "shorter than its 8-byte header length"},
-		{"directory", tmp, "is a directory, not a checkpoint file"},
-		{"fifo", fifo, "is a named pipe (FIFO), not a checkpoint file"},
+		{"directory", tmp, "a directory, not a checkpoint file"},
+		{"fifo", fifo, "a named pipe (FIFO), not a checkpoint file"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := tinyConfig("rebn")

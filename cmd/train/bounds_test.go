@@ -20,7 +20,7 @@ func TestTrainRefusesUnboundedInputs(t *testing.T) {
 	}{
 		{"base is /dev/zero", []string{"-config", writeConfig(t, "base: /dev/zero\n")}, 2, "config /dev/zero is larger than 1024 KiB: not a config file"},
 		{"config is /dev/urandom", []string{"-config", "/dev/urandom"}, 2, "config /dev/urandom is larger than 1024 KiB"},
-		{"warmup.from is /dev/zero", []string{"-config", writeConfig(t, tiny), "-set", "warmup.from=/dev/zero"}, 1, "/dev/zero is a device, not a checkpoint file"},
+		{"warmup.from is /dev/zero", []string{"-config", writeConfig(t, tiny), "-set", "warmup.from=/dev/zero"}, 1, "load checkpoint /dev/zero: a device, not a checkpoint file"},
 		{"eval.episodes", []string{"-config", writeConfig(t, tiny), "-set", "eval.episodes=1e12"}, 2, "eval.episodes = 1000000000000: allowed [0, 100000]"},
 		{"tokenizer.corpus_episodes", []string{"-config", writeConfig(t, tiny), "-set", "tokenizer.corpus_episodes=1e9"}, 2, "tokenizer.corpus_episodes = 1000000000: allowed [1, 100000]"},
 		{"rollout.episodes", []string{"-config", writeConfig(t, tiny), "-set", "rollout.episodes=1e8"}, 2, "rollout.episodes = 100000000: allowed [0, 100000]"},

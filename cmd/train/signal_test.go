@@ -172,7 +172,7 @@ func TestWarmupFromFIFORefused(t *testing.T) {
 		t.Fatal("train waits on the FIFO")
 	}
 	assert.Equal(t, 1, code)
-	assert.Contains(t, stderr, "warmup.from: load checkpoint "+fifo+": "+fifo+" is a named pipe (FIFO), not a checkpoint file")
+	assert.Contains(t, stderr, "warmup.from: load checkpoint "+fifo+": a named pipe (FIFO), not a checkpoint file")
 	assert.NoDirExists(t, filepath.Join(out, "tiny"))
 }
 
