@@ -89,7 +89,11 @@ type runner struct {
 	cosineEnd int
 }
 
-// Run trains as cfg says in opts.Dir, or resumes the run there.
+// Run trains as cfg says in opts.Dir, or resumes the run there. It holds
+// the directory's lock (internal/fslock) until it returns, so a second Run
+// on the directory, in any process, is refused at once. A new run that
+// fails before its first iteration removes the directory when Run made it
+// and it holds nothing to resume.
 func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (_ Result, err error) {
 	if err := cfg.Validate(); err != nil {
 		return Result{Dir: opts.Dir}, err
