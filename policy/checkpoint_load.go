@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"slices"
@@ -19,8 +20,13 @@ import (
 // the file holds exactly the tensors the stored configs call for, each with
 // its shape. A truncated, corrupt or mismatched file is an error that names
 // the file and the problem.
+//
+// It reads no more than the file's header declares: the path must name a
+// regular file (a FIFO or a device such as /dev/zero is refused before
+// any read), the header may not exceed safetensors' 100 MB, and the file's
+// size must be exactly the header's plus the tensor data it declares.
 func LoadCheckpoint(path string) (*Checkpoint, error) {
-	data, err := os.ReadFile(path)
+	data, err := readCheckpointFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("load checkpoint %s: %w", path, err)
 	}
@@ -29,6 +35,77 @@ func LoadCheckpoint(path string) (*Checkpoint, error) {
 		return nil, fmt.Errorf("load checkpoint %s: %w", path, err)
 	}
 	return c, nil
+}
+
+// maxHeaderBytes is safetensors' own limit on the JSON header (the
+// reference implementation refuses a longer one).
+const maxHeaderBytes = 100_000_000
+
+// readCheckpointFile reads a safetensors file whole, after checking that
+// its size is what its header declares: a file that is not one (or a huge
+// one) is refused having read at most its header.
+func readCheckpointFile(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		what := "a special file"
+		switch {
+		case fi.IsDir():
+			what = "a directory"
+		case fi.Mode()&os.ModeNamedPipe != 0:
+			what = "a named pipe (FIFO)"
+		case fi.Mode()&os.ModeDevice != 0:
+			what = "a device"
+		}
+		return nil, fmt.Errorf("%s, not a checkpoint file (a .safetensors file that train or cmd/train saved)", what)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	size := fi.Size()
+	var prefix [8]byte
+	if _, err := io.ReadFull(f, prefix[:]); err != nil {
+		return nil, fmt.Errorf("not a valid safetensors file (truncated or corrupt?): %d bytes, shorter than its 8-byte header length", size)
+	}
+	n := binary.LittleEndian.Uint64(prefix[:])
+	if n > maxHeaderBytes || int64(n) > size-8 {
+		return nil, fmt.Errorf("not a valid safetensors file (truncated or corrupt?): its header length %d exceeds the file's %d bytes or safetensors' %d", n, size, maxHeaderBytes)
+	}
+	header := make([]byte, n)
+	if _, err := io.ReadFull(f, header); err != nil {
+		return nil, err
+	}
+	var entries map[string]json.RawMessage
+	if err := json.Unmarshal(header, &entries); err != nil {
+		return nil, fmt.Errorf("not a valid safetensors file (truncated or corrupt?): header: %w", err)
+	}
+	var end uint64 // the end of the data section, as the tensors' offsets declare it
+	for name, raw := range entries {
+		if name == "__metadata__" {
+			continue
+		}
+		var info struct {
+			DataOffsets [2]uint64 `json:"data_offsets"`
+		}
+		if err := json.Unmarshal(raw, &info); err != nil {
+			return nil, fmt.Errorf("not a valid safetensors file (truncated or corrupt?): tensor %q: %w", name, err)
+		}
+		end = max(end, info.DataOffsets[1])
+	}
+	if want := 8 + n + end; end > uint64(size) || want != uint64(size) {
+		return nil, fmt.Errorf("not a valid safetensors file (truncated or corrupt?): its header declares %d bytes, the file has %d", want, size)
+	}
+	data := make([]byte, size)
+	copy(data, prefix[:])
+	copy(data[8:], header)
+	if _, err := io.ReadFull(f, data[8+n:]); err != nil {
+		return nil, fmt.Errorf("read: %w (did the file change while it was read?)", err)
+	}
+	return data, nil
 }
 
 // UnmarshalCheckpoint decodes the bytes of a checkpoint file, with the

@@ -227,6 +227,18 @@ func DefaultConfig() Config {
 // Validate checks every field, naming its key and the allowed range. The
 // model, algorithm, loss, optimizer and sampling sections are checked by
 // the packages that own them; the checks across sections are here.
+// maxEpisodes bounds the episodes that one piece of a run holds in memory
+// at once: an iteration's rollout (rollout.episodes), an evaluation
+// (eval.episodes) and the tokenizer's corpus (tokenizer.corpus_episodes).
+// The shipped configs use at most 128, 200 and 300; 100,000 is some 500
+// times that, and keeps the text and tokens of short multi-turn episodes
+// (a few kB each) within a few hundred MB. maxRolloutSteps is the same
+// bound for rollout.steps, at ten steps an episode.
+const (
+	maxEpisodes     = 100_000
+	maxRolloutSteps = 10 * maxEpisodes
+)
+
 func (c *Config) Validate() error {
 	var errs []string
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
@@ -269,16 +281,22 @@ func (c *Config) Validate() error {
 	if c.Tokenizer.Digits < 0 || c.Tokenizer.Digits > policy.MaxDigits {
 		bad("tokenizer.digits = %d: allowed [0, %d] (0 or 1: every digit its own token)", c.Tokenizer.Digits, policy.MaxDigits)
 	}
-	if c.Tokenizer.CorpusEpisodes < 1 {
-		bad("tokenizer.corpus_episodes = %d: must be ≥ 1", c.Tokenizer.CorpusEpisodes)
+	if c.Tokenizer.CorpusEpisodes < 1 || c.Tokenizer.CorpusEpisodes > maxEpisodes {
+		bad("tokenizer.corpus_episodes = %d: allowed [1, %d] (the corpus is held in memory)", c.Tokenizer.CorpusEpisodes, maxEpisodes)
 	}
 	if c.Warmup.Steps < 0 {
 		bad("warmup.steps = %d: must be ≥ 0", c.Warmup.Steps)
 	}
+	// sample.max_new_tokens first: the warm-up's prompt length is
+	// model.context minus it, and is checked only when it is in range
+	newTokensOK := c.Sample.MaxNewTokens >= 1 && c.Sample.MaxNewTokens <= c.Model.Context-2
+	if !newTokensOK {
+		bad("sample.max_new_tokens = %d: allowed [1, model.context − 2 = %d] (the prompt needs room for BOS and SEP)", c.Sample.MaxNewTokens, c.Model.Context-2)
+	}
 	if c.Warmup.Steps > 0 {
 		if c.Warmup.BatchSize < 1 {
 			bad("warmup.batch_size = %d: a warm-up needs at least 1 (or warmup.steps = 0)", c.Warmup.BatchSize)
-		} else {
+		} else if newTokensOK {
 			owned(c.warmupConfig().Validate())
 		}
 		if c.Warmup.AfterToolWeight < 0 || c.Warmup.AfterToolWeight > 100 {
@@ -298,15 +316,24 @@ func (c *Config) Validate() error {
 	}
 	oc := c.optimConfig(c.Optim.LR)
 	owned(oc.Validate())
-	owned(c.Sample.SampleConfig.Validate(policyMaxVocab))
-	if c.Sample.MaxNewTokens > c.Model.Context-2 {
-		bad("sample.max_new_tokens = %d: allowed up to model.context − 2 = %d (the prompt needs room for BOS and SEP)", c.Sample.MaxNewTokens, c.Model.Context-2)
+	if newTokensOK {
+		owned(c.Sample.SampleConfig.Validate(policyMaxVocab))
+	} else {
+		sc := c.Sample.SampleConfig
+		sc.MaxNewTokens = 1 // reported above
+		owned(sc.Validate(policyMaxVocab))
 	}
 	if (c.Rollout.Episodes > 0) == (c.Rollout.Steps > 0) {
 		bad("rollout.episodes = %d, rollout.steps = %d: set exactly one of them (the other 0)", c.Rollout.Episodes, c.Rollout.Steps)
 	}
 	if c.Rollout.Episodes < 0 || c.Rollout.Steps < 0 {
 		bad("rollout.episodes and rollout.steps must be ≥ 0")
+	}
+	if c.Rollout.Episodes > maxEpisodes {
+		bad("rollout.episodes = %d: allowed [0, %d] (an iteration's episodes are held in memory)", c.Rollout.Episodes, maxEpisodes)
+	}
+	if c.Rollout.Steps > maxRolloutSteps {
+		bad("rollout.steps = %d: allowed [0, %d] (an iteration's steps are held in memory)", c.Rollout.Steps, maxRolloutSteps)
 	}
 	if c.Rollout.GroupSize < 1 || c.Rollout.GroupSize > 1024 {
 		bad("rollout.group_size = %d: allowed [1, 1024]", c.Rollout.GroupSize)
@@ -328,6 +355,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Eval.Every < 0 || c.Eval.Episodes < 0 {
 		bad("eval.every = %d, eval.episodes = %d: must be ≥ 0", c.Eval.Every, c.Eval.Episodes)
+	}
+	if c.Eval.Episodes > maxEpisodes {
+		bad("eval.episodes = %d: allowed [0, %d] (an evaluation's episodes are held in memory; cmd/eval plays larger sets)", c.Eval.Episodes, maxEpisodes)
 	}
 	if c.Checkpoint.Every < 0 {
 		bad("checkpoint.every = %d: must be ≥ 0", c.Checkpoint.Every)

@@ -55,15 +55,18 @@ func finish(cfg Config, overrides []string) (Config, error) {
 // maxBaseDepth bounds a chain of base files.
 const maxBaseDepth = 16
 
+// maxConfigBytes bounds a config file (and each base): the shipped ones
+// are under 10 KiB, so 1 MiB is room for any hand-written config, and a
+// device or a stream that never ends (base: /dev/zero, -config /dev/stdin
+// fed from /dev/urandom) is refused after reading that much.
+const maxConfigBytes = 1 << 20
+
 // decodeFile decodes the file at path (after its base) over cfg; chain is
 // the files that named it, for the cycle check.
 func decodeFile(cfg *Config, path string, chain []string) error {
-	data, err := os.ReadFile(path)
+	data, err := readConfigFile(path)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("config %s: no such file (configs/ holds the shipped ones)", path)
-		}
-		return fmt.Errorf("config %s: %w", path, err)
+		return err
 	}
 	if isEmptyYAML(data) {
 		return fmt.Errorf("config %s is empty: it would start a run with every default; give the settings, or base: rebn_guess for the main job's recipe (write {} to mean the defaults)", path)
@@ -72,6 +75,27 @@ func decodeFile(cfg *Config, path string, chain []string) error {
 		return fmt.Errorf("config %s: %w", path, err)
 	}
 	return nil
+}
+
+// readConfigFile reads the config file at path, at most maxConfigBytes of
+// it.
+func readConfigFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("config %s: no such file (configs/ holds the shipped ones)", path)
+		}
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	if len(data) > maxConfigBytes {
+		return nil, fmt.Errorf("config %s is larger than %d KiB: not a config file (a config is a short YAML file such as configs/rebn_guess.yaml)", path, maxConfigBytes>>10)
+	}
+	return data, nil
 }
 
 // file is what a config file holds: a Config, and optionally the base

@@ -39,6 +39,9 @@ func (r *runner) resume(ctx context.Context) error {
 		return fmt.Errorf("run %s %w: %d of %d iterations; nothing was changed (its report is %s; to train longer, start a new run)",
 			r.dir, ErrFinished, r.prog.Iteration, r.cfg.Iterations, filepath.Join(r.dir, ReportFile))
 	}
+	if err := checkMetricsReach(r.dir, r.prog.Iteration); err != nil {
+		return fmt.Errorf("resume %s: %w", r.dir, err)
+	}
 	if err := r.takeOver(ck, changed, "checkpoint"); err != nil {
 		return fmt.Errorf("resume %s: %w", r.dir, err)
 	}

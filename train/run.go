@@ -88,16 +88,19 @@ type runner struct {
 	last    EvalResult // the latest evaluation
 }
 
-// Run trains as cfg says in opts.Dir, or resumes the run there.
-func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (Result, error) {
+// Run trains as cfg says in opts.Dir, or resumes the run there. It holds
+// the directory's lock (internal/fslock) until it returns, so a second Run
+// on the directory, in any process, is refused at once. A new run that
+// fails before its first iteration removes the directory when Run made it
+// and it holds nothing to resume.
+func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (_ Result, err error) {
 	if err := cfg.Validate(); err != nil {
 		return Result{Dir: opts.Dir}, err
 	}
-	r := &runner{cfg: cfg, dir: opts.Dir, obs: opts.Observer, newEnv: envFactory(reg, cfg.Env), newEvalEnv: envFactory(reg, cfg.EvalEnv()), start: time.Now()}
+	r := &runner{cfg: cfg, dir: opts.Dir, obs: opts.Observer, newEnv: envFactory(ctx, reg, cfg.Env), newEvalEnv: envFactory(ctx, reg, cfg.EvalEnv()), start: time.Now()}
 	if r.obs == nil {
 		r.obs = nopObserver{}
 	}
-	var err error
 	if r.cfgYAML, err = cfg.Marshal(); err != nil {
 		return r.result(), err
 	}
@@ -124,6 +127,18 @@ func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (Res
 			return r.result(), fmt.Errorf("eval.options: %w", err)
 		}
 		_ = envs.Close(evalProbe)
+	}
+	created, unlock, err := claimDir(r.dir, opts.Resume)
+	if err != nil {
+		return r.result(), err
+	}
+	defer unlock()
+	if created {
+		defer func() {
+			if err != nil && r.prog.Iteration == 0 {
+				removeFailedStart(r.dir)
+			}
+		}()
 	}
 	if opts.Resume {
 		err = r.resume(ctx)
@@ -154,12 +169,10 @@ func (r *runner) result() Result {
 		Wall: time.Duration((r.prog.WallSeconds + time.Since(r.start).Seconds()) * float64(time.Second)), BestSuccess: r.prog.BestSuccess, FinalEval: r.last}
 }
 
-// init starts a new run: directory, tokenizer, policy, warm-up.
+// init starts a new run in its directory (made by claimDir): config.yaml,
+// tokenizer, policy, warm-up.
 func (r *runner) init(ctx context.Context) error {
 	cfg := r.cfg
-	if err := os.MkdirAll(r.dir, 0o755); err != nil {
-		return fmt.Errorf("run directory %s: %w (choose another with -out)", r.dir, err)
-	}
 	for _, f := range []string{CheckpointFile, WarmupFile} {
 		if _, err := os.Stat(filepath.Join(r.dir, f)); err == nil {
 			return fmt.Errorf("run directory %s already holds a run (%s): continue it with -resume %s, or pick another name or -out", r.dir, f, r.dir)

@@ -14,12 +14,14 @@ import (
 // envFactory returns a function that makes the configured env (in-process,
 // or on the env server env.remote names), wrapped with the configured tools
 // (run in this process) and so that the policy sees the configured history.
-func envFactory(reg *envs.Registry, ec EnvConfig) func() (envs.Env, error) {
+// A remote env's session lives under ctx (the run's): an interrupt ends
+// the exchange it is waiting on, however silent the server.
+func envFactory(ctx context.Context, reg *envs.Registry, ec EnvConfig) func() (envs.Env, error) {
 	return func() (envs.Env, error) {
 		var e envs.Env
 		var err error
 		if ec.Remote != "" {
-			e, err = remote.Dial(context.Background(), ec.Remote, ec.ID, envs.FromMap(ec.Options)...)
+			e, err = remote.Dial(ctx, ec.Remote, ec.ID, envs.FromMap(ec.Options)...)
 		} else {
 			e, err = reg.Make(ec.ID, envs.FromMap(ec.Options)...)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/envs/envtest"
+	"github.com/gemgo/gemgo/internal/fslock"
 )
 
 // noSampler is a user env without SampleAction: envtest.Toy's rules, with
@@ -41,10 +42,11 @@ func TestSamplerlessEnvFailsClearly(t *testing.T) {
 
 func TestConfigFileMode(t *testing.T) {
 	// Run stops after the warm-up (the context is done) with config.yaml
-	// written by the run directory code.
+	// written by the run directory code. The directory is the test's (a
+	// run removes one it made when it stops before its first iteration).
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	dir := filepath.Join(t.TempDir(), "run")
+	dir := t.TempDir()
 	cfg := tinyConfig("rebn")
 	cfg.Tokenizer.CorpusEpisodes = 2
 	cfg.Warmup.Steps = 1
@@ -59,5 +61,5 @@ func TestConfigFileMode(t *testing.T) {
 	for _, e := range ents {
 		names = append(names, e.Name())
 	}
-	assert.Equal(t, []string{ConfigFile}, names, "no temporary file left behind")
+	assert.Equal(t, []string{fslock.Name, ConfigFile}, names, "no temporary file left behind")
 }

@@ -22,8 +22,13 @@
 // -cpuprofile FILE writes a CPU profile of the run for go tool pprof;
 // scripts/bench_loop.sh times the main job's loop (metrics perf/*).
 //
+// The run holds a lock on its directory (the file .lock there) while it
+// runs: a second train on the same directory is refused. A new run that
+// fails before its first iteration removes the directory it made.
+//
 // Exit status: 0 when the run finished (and for -h and -print-config), 1
 // when it failed, 2 on a bad command line or config, 130 when an interrupt
-// (Ctrl-C) stopped it (its checkpoint or warm-up is saved: continue with
-// -resume).
+// (Ctrl-C, or SIGTERM) stopped it (its checkpoint or warm-up is saved:
+// continue with -resume). A second interrupt exits at once with 130,
+// saving nothing; the last checkpoint stays whole.
 package main

@@ -22,10 +22,34 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go watchInterrupts(sigs, cancel, os.Stderr, os.Exit)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, metrics.IsTerminal(os.Stdout))
-	stop()
+	signal.Stop(sigs)
+	cancel()
 	os.Exit(code)
+}
+
+// watchInterrupts handles the signals on sigs (SIGINT, SIGTERM). The
+// first cancels the run, which stops at its next step and saves its
+// checkpoint (or warm-up). The second exits at once with status 130,
+// saving nothing: whatever the run is waiting on, a second Ctrl-C ends it
+// without SIGKILL. Every file of the run directory is written atomically,
+// so the last checkpoint stays whole and -resume continues from it.
+func watchInterrupts(sigs <-chan os.Signal, cancel context.CancelFunc, stderr io.Writer, exit func(int)) {
+	s, ok := <-sigs
+	if !ok {
+		return
+	}
+	cancel()
+	fmt.Fprintf(stderr, "train: %v: stopping at the next step and saving (once more to exit at once, saving nothing)\n", s)
+	if s, ok = <-sigs; !ok {
+		return
+	}
+	fmt.Fprintf(stderr, "train: %v again: exiting now; the run directory keeps its last checkpoint\n", s)
+	exit(cli.ExitInterrupted)
 }
 
 // run is the command: it returns the exit status.

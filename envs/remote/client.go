@@ -25,6 +25,10 @@ type Dialer struct {
 	// Timeout bounds each exchange with the server (a reset, a step, a
 	// sample). Default 60 s, as OpenEnv's clients.
 	Timeout time.Duration
+	// DialTimeout bounds the connection and the WebSocket upgrade (a
+	// server that accepts and never answers is given up after it).
+	// Default 10 s.
+	DialTimeout time.Duration
 	// ReadLimit is the largest server message accepted. Default 64 MiB.
 	ReadLimit int64
 	// HTTPClient makes the connection (http.DefaultClient when nil).
@@ -48,6 +52,12 @@ type Dialer struct {
 // random play in-process. FormatErrorReward and Description report the
 // server env's. Close ends the session. An Env is used by one goroutine at
 // a time, like any env.
+//
+// ctx governs the whole session, as exec.CommandContext's governs a
+// process: when it ends (a run's Ctrl-C), the exchange in progress returns
+// at once with an error wrapping ctx's, the connection is dropped, and
+// every later call fails. Each exchange is also bounded by
+// Dialer.Timeout, and the connection by Dialer.DialTimeout.
 func Dial(ctx context.Context, rawURL, id string, opts ...envs.Option) (envs.Env, error) {
 	var d Dialer
 	return d.Dial(ctx, rawURL, id, opts...)
@@ -59,7 +69,13 @@ func (d *Dialer) Dial(ctx context.Context, rawURL, id string, opts ...envs.Optio
 	if err != nil {
 		return nil, err
 	}
-	conn, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPClient: d.HTTPClient})
+	dialTimeout := d.DialTimeout
+	if dialTimeout <= 0 {
+		dialTimeout = 10 * time.Second
+	}
+	dialCtx, cancel := context.WithTimeout(ctx, dialTimeout)
+	defer cancel()
+	conn, resp, err := websocket.Dial(dialCtx, u, &websocket.DialOptions{HTTPClient: d.HTTPClient})
 	if err != nil && resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
 		// The server refused the upgrade: its answer says why (an unknown
 		// env id in the route, say).
@@ -75,6 +91,12 @@ func (d *Dialer) Dial(ctx context.Context, rawURL, id string, opts ...envs.Optio
 		}
 	}
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("remote env %s: connect to %s: %w", id, u, context.Cause(ctx))
+		}
+		if dialCtx.Err() != nil {
+			return nil, fmt.Errorf("remote env %s: connect to %s: no answer within %s (is cmd/envserver running there, and reachable?): %w", id, u, dialTimeout, err)
+		}
 		return nil, fmt.Errorf("remote env %s: connect to %s: %w (is cmd/envserver running there?)", id, u, err)
 	}
 	limit := d.ReadLimit
@@ -86,7 +108,7 @@ func (d *Dialer) Dial(ctx context.Context, rawURL, id string, opts ...envs.Optio
 	if timeout <= 0 {
 		timeout = 60 * time.Second
 	}
-	e := &Env{conn: conn, id: id, url: u, timeout: timeout, formatErr: envs.RewardFormatError}
+	e := &Env{ctx: ctx, conn: conn, id: id, url: u, timeout: timeout, formatErr: envs.RewardFormatError}
 	options := map[string]any{}
 	for _, o := range opts {
 		options[o.Name] = o.Value
@@ -158,6 +180,7 @@ func ValidateURL(raw string) error {
 
 // Env is an env played on a server over one WebSocket session.
 type Env struct {
+	ctx       context.Context // Dial's: the session's lifetime
 	conn      *websocket.Conn
 	id, url   string
 	desc      string
@@ -198,8 +221,17 @@ func (e *Env) Step(action string) (envs.Step, error) {
 
 // Close ends the session; the server closes its env.
 func (e *Env) Close() error {
+	broken := e.broken
 	if e.broken == nil {
 		e.broken = fmt.Errorf("remote env %s: closed", e.id)
+	}
+	if broken != nil || e.ctx.Err() != nil {
+		// A failed session, or one whose context ended: the server may
+		// not answer a closing handshake (coder/websocket waits 5 s for
+		// it), so the connection is dropped and the server frees the
+		// session when it sees the connection go.
+		_ = e.conn.CloseNow()
+		return nil
 	}
 	// A session the server already dropped has nothing left to release:
 	// the error of its closing handshake is not the caller's concern.
@@ -266,14 +298,18 @@ func (e *Env) send(typ string, data any) error {
 	if e.broken != nil {
 		return e.broken
 	}
+	if err := e.ctx.Err(); err != nil {
+		e.broken = e.transport(e.ctx, typ, err)
+		return e.broken
+	}
 	msg, err := encodeMessage(typ, data)
 	if err != nil {
 		return fmt.Errorf("remote env %s: encode %s: %w", e.id, typ, err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), e.timeout)
+	ctx, cancel := context.WithTimeout(e.ctx, e.timeout)
 	defer cancel()
 	if err := e.conn.Write(ctx, websocket.MessageText, msg); err != nil {
-		e.broken = e.transport(typ, err)
+		e.broken = e.transport(ctx, typ, err)
 		return e.broken
 	}
 	return nil
@@ -284,11 +320,11 @@ func (e *Env) receive() (string, json.RawMessage, error) {
 	if e.broken != nil {
 		return "", nil, e.broken
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), e.timeout)
+	ctx, cancel := context.WithTimeout(e.ctx, e.timeout)
 	defer cancel()
 	_, frame, err := e.conn.Read(ctx)
 	if err != nil {
-		e.broken = e.transport("read", err)
+		e.broken = e.transport(ctx, "read", err)
 		return "", nil, e.broken
 	}
 	var msg struct {
@@ -310,7 +346,16 @@ func (e *Env) receive() (string, json.RawMessage, error) {
 	return msg.Type, msg.Data, nil
 }
 
-func (e *Env) transport(what string, err error) error {
+// transport describes the failure err of an exchange (what) under ctx:
+// the session's context ended, the exchange timed out, the server closed
+// the session, or the connection failed.
+func (e *Env) transport(ctx context.Context, what string, err error) error {
+	if e.ctx.Err() != nil {
+		return fmt.Errorf("remote env %s: %s: stopped: %w", e.id, what, context.Cause(e.ctx))
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("remote env %s: %s: no answer within %s (Dialer.Timeout): %w", e.id, what, e.timeout, ctx.Err())
+	}
 	if s := websocket.CloseStatus(err); s != -1 {
 		return fmt.Errorf("remote env %s: %s: the server closed the session (status %d): %w", e.id, what, s, err)
 	}
