@@ -39,13 +39,19 @@ func equivNorm(p, g string, depth int) bool {
 	pv, pok := Numbers(p)
 	gv, gok := Numbers(g)
 	if pok && gok {
-		for _, a := range pv {
-			for _, b := range gv {
-				if a.Cmp(b) == 0 {
-					return true
-				}
-			}
-		}
+		return anyEqual(pv, gv)
+	}
+	if ps, ok := splitSet(p); ok {
+		return setEquiv(ps, g, depth)
+	}
+	if gs, ok := splitSet(g); ok {
+		return setEquiv(gs, p, depth)
+	}
+	if pm, ok := splitMatrix(p); ok {
+		gm, ok := splitMatrix(g)
+		return ok && sameMatrix(pm, gm, depth)
+	}
+	if _, ok := splitMatrix(g); ok {
 		return false
 	}
 	if pe, popen, pclose, ok := splitTuple(p); ok {
@@ -61,16 +67,59 @@ func equivNorm(p, g string, depth int) bool {
 			return true
 		}
 	}
-	return compact(p) == compact(g)
+	if compact(p) == compact(g) {
+		return true
+	}
+	pa, paok := parseValue(p)
+	ga, gaok := parseValue(g)
+	switch {
+	case paok && gaok:
+		return pa.equal(ga)
+	case paok && gok:
+		return valueIn(pa, gv)
+	case pok && gaok:
+		return valueIn(ga, pv)
+	}
+	return false
+}
+
+func anyEqual(a, b []*big.Rat) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x.Cmp(y) == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// valueIn reports whether v is one of the numbers rs.
+func valueIn(v value, rs []*big.Rat) bool {
+	r, ok := v.rational()
+	return ok && anyEqual([]*big.Rat{r}, rs)
+}
+
+// setEquiv compares the set elems with other: a set, or a bare list "a, b"
+// read as a set (GEM's grader takes "1,2,3,4" for \{1,2,3,4\}).
+func setEquiv(elems []string, other string, depth int) bool {
+	if os, ok := splitSet(other); ok {
+		return sameSet(elems, os, depth)
+	}
+	if oe, open, _, ok := splitTuple(other); ok && open == 0 && len(oe) <= maxElems {
+		return sameSet(elems, oe, depth)
+	}
+	return false
 }
 
 var (
-	reText      = regexp.MustCompile(`\\(?:text|textbf|textrm|mathrm|mathbf|mbox|operatorname)\s*\{([^{}]*)\}`)
+	reText      = regexp.MustCompile(`\\(?:text|textbf|textrm|textit|textnormal|mathrm|mathbf|mbox|operatorname)\s*\{([^{}]*)\}`)
 	reDegree    = regexp.MustCompile(`\^\s*\{?\s*\\circ\s*\}?|°|\\circ`)
-	reAssign    = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9_]*\s*=\s*([^=]+)$`)
+	reAssign    = regexp.MustCompile(`^(?:[a-zA-Z](?:_\{?[a-zA-Z0-9]+\}?)?|\\(?:alpha|beta|gamma|delta|theta|phi|varphi|lambda|mu|omega|sigma|rho|tau))\s*=\s*([^=]+)$`)
 	reSingleBr  = regexp.MustCompile(`\{(\w)\}`)
 	reSpace     = regexp.MustCompile(`\s+`)
 	spacingCmds = strings.NewReplacer(
+		`\\`, `\\`, // a matrix row break, kept whole (not read as "\ ")
 		`\left`, "", `\right`, "", `\!`, "", `\,`, " ", `\;`, " ", `\:`, " ", `\ `, " ", `~`, " ",
 		`\dfrac`, `\frac`, `\tfrac`, `\frac`, `\%`, "%", `\$`, "", "$", "", `{,}`, ",",
 		"−", "-", `\displaystyle`, "", `\cdot`, `\cdot `,
@@ -103,7 +152,7 @@ func Normalize(s string) string {
 			s = s[2 : len(s)-2]
 		}
 	}
-	s = spacingCmds.Replace(s)
+	s = spacingCmds.Replace(dropThousandsMarks(s))
 	for range maxDepth {
 		if !strings.Contains(s, `\`) {
 			break
@@ -133,6 +182,30 @@ func Normalize(s string) string {
 		s = inner
 	}
 	return s
+}
+
+// dropThousandsMarks removes the LaTeX thousands separators {,} and \, when
+// they stand between a digit and a group of exactly three digits (1{,}000,
+// 1\,000), so that they read as 1000; a comma that might be a tuple's
+// stays.
+func dropThousandsMarks(s string) string {
+	if !strings.Contains(s, "{,}") && !strings.Contains(s, `\,`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		for _, mark := range []string{"{,}", `\,`} {
+			j := i + len(mark)
+			if strings.HasPrefix(s[i:], mark) && i > 0 && isDigit(s[i-1]) &&
+				j+3 <= len(s) && isDigit(s[j]) && isDigit(s[j+1]) && isDigit(s[j+2]) &&
+				(j+3 == len(s) || !isDigit(s[j+3])) {
+				i = j
+				break
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // wrapped returns the inside of "( x )" when the outer parentheses match
@@ -185,6 +258,11 @@ var (
 	reThou   = regexp.MustCompile(`^\d{1,3}(?:,\d{3})+(?:\.\d*)?$`)
 )
 
+// notUnits are the words after a number that are not units: the
+// imaginary unit, π and e (6i is not 6), and the usual variable names (5x
+// is not 5).
+var notUnits = map[string]bool{"i": true, "pi": true, "e": true, "x": true, "y": true, "z": true, "n": true}
+
 // maxExp bounds decimal exponents so that 1e999999999 cannot exhaust memory.
 const maxExp = 400
 
@@ -205,7 +283,7 @@ func Numbers(s string) (vals []*big.Rat, ok bool) {
 		rest = "%"
 	}
 	u := reUnit.FindStringSubmatch(rest)
-	if u == nil {
+	if u == nil || notUnits[strings.TrimSpace(strings.TrimSuffix(rest, u[1]))] {
 		return nil, false
 	}
 	var v *big.Rat
