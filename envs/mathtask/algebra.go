@@ -15,8 +15,10 @@ import (
 //
 // Every operation bounds its work: a value has at most maxTerms terms,
 // coefficients at most maxBits bits, radicands at most maxRad and powers of
-// π at most maxPiExp; past a bound the operation fails and Equivalent falls
-// back to comparing text.
+// π at most maxPiExp, and the operations of one Equivalent call share a
+// budget of maxWork units (about one coefficient operation on 64-bit
+// numbers each); past a bound the operation fails and Equivalent falls back
+// to comparing text.
 
 // mono is the irrational part of a term: √rad·π^pi·(i if im).
 type mono struct {
@@ -31,10 +33,24 @@ type value map[mono]*big.Rat
 const (
 	maxTerms = 32
 	maxBits  = 2048
-	maxRad   = 1_000_000_000_000 // 10^12: squarefree parts found by trial division to 10^6
+	maxRad   = 1_000_000_000 // squarefree parts found by trial division to 31623
 	maxPiExp = 32
 	maxPow   = 512
+	maxWork  = 1_000_000
 )
+
+// calc holds the work left to one comparison's arithmetic.
+type calc struct{ work int }
+
+func newCalc() *calc { return &calc{work: maxWork} }
+
+// spend takes n units of work; false once the budget is spent.
+func (w *calc) spend(n int) bool {
+	w.work -= n
+	return w.work >= 0
+}
+
+func bitsOf(c *big.Rat) int { return c.Num().BitLen() + c.Denom().BitLen() }
 
 func ratValue(r *big.Rat) value {
 	if r.Sign() == 0 {
@@ -96,7 +112,10 @@ func ok(v value) bool {
 	return true
 }
 
-func add(a, b value) (value, bool) {
+func (w *calc) add(a, b value) (value, bool) {
+	if !w.spend(len(a) + len(b) + 1) {
+		return nil, false
+	}
 	out := value{}
 	for m, c := range a {
 		out.addTerm(m, c)
@@ -134,7 +153,7 @@ func mulMono(a, b mono) (mono, int64, bool) {
 	return mono{rad: int64(r), pi: p, im: a.im != b.im}, f, true
 }
 
-func mul(a, b value) (value, bool) {
+func (w *calc) mul(a, b value) (value, bool) {
 	if len(a)*len(b) > maxTerms*maxTerms {
 		return nil, false
 	}
@@ -142,7 +161,7 @@ func mul(a, b value) (value, bool) {
 	for ma, ca := range a {
 		for mb, cb := range b {
 			m, f, good := mulMono(ma, mb)
-			if !good {
+			if !good || !w.spend(1+(bitsOf(ca)+bitsOf(cb))/32) {
 				return nil, false
 			}
 			c := new(big.Rat).Mul(ca, cb)
@@ -171,7 +190,7 @@ func conj(a value, flip func(mono) bool) value {
 // conjugates of a removes each prime under a root and then i, which leaves
 // a rational multiple of a power of π. It fails for 0 and for a
 // denominator with several powers of π (not a value of this algebra).
-func inv(a value) (value, bool) {
+func (w *calc) inv(a value) (value, bool) {
 	if len(a) == 0 {
 		return nil, false
 	}
@@ -180,6 +199,9 @@ func inv(a value) (value, bool) {
 		var p int64
 		for m := range den {
 			if m.rad > 1 {
+				if !w.spend(trialCost(m.rad)) {
+					return nil, false
+				}
 				p = smallestPrime(m.rad)
 				break
 			}
@@ -199,14 +221,14 @@ func inv(a value) (value, bool) {
 					return nil, false
 				}
 				r := value{{rad: 1, pi: -m.pi}: new(big.Rat).Inv(d)}
-				return mul(num, r)
+				return w.mul(num, r)
 			}
 		}
 		var good bool
-		if num, good = mul(num, c); !good {
+		if num, good = w.mul(num, c); !good {
 			return nil, false
 		}
-		if den, good = mul(den, c); !good || len(den) == 0 {
+		if den, good = w.mul(den, c); !good || len(den) == 0 {
 			return nil, false
 		}
 	}
@@ -223,7 +245,7 @@ func hasImag(a value) bool {
 }
 
 // pow returns a^n for a whole n with |n| ≤ maxPow.
-func pow(a value, n int64) (value, bool) {
+func (w *calc) pow(a value, n int64) (value, bool) {
 	if n > maxPow || n < -maxPow {
 		return nil, false
 	}
@@ -235,7 +257,7 @@ func pow(a value, n int64) (value, bool) {
 	}
 	if n < 0 {
 		var good bool
-		if a, good = inv(a); !good {
+		if a, good = w.inv(a); !good {
 			return nil, false
 		}
 		n = -n
@@ -244,7 +266,7 @@ func pow(a value, n int64) (value, bool) {
 	for base := a; ; {
 		var good bool
 		if n&1 == 1 {
-			if out, good = mul(out, base); !good {
+			if out, good = w.mul(out, base); !good {
 				return nil, false
 			}
 		}
@@ -252,7 +274,7 @@ func pow(a value, n int64) (value, bool) {
 		if n == 0 {
 			return out, true
 		}
-		if base, good = mul(base, base); !good {
+		if base, good = w.mul(base, base); !good {
 			return nil, false
 		}
 	}
@@ -261,7 +283,7 @@ func pow(a value, n int64) (value, bool) {
 // sqrt returns the principal square root of a value c·π^(2j) with c
 // rational (a negative c gives an imaginary root). Anything else, such as
 // √(1+√2), is outside the algebra.
-func sqrt(a value) (value, bool) {
+func (w *calc) sqrt(a value) (value, bool) {
 	if len(a) == 0 {
 		return value{}, true
 	}
@@ -283,6 +305,9 @@ func sqrt(a value) (value, bool) {
 		if !n.IsInt64() || n.Int64() > maxRad {
 			return nil, false
 		}
+		if !w.spend(trialCost(n.Int64())) {
+			return nil, false
+		}
 		out, r := squarefree(n.Int64())
 		coef := new(big.Rat).SetFrac(big.NewInt(out), c.Denom())
 		return value{{rad: r, pi: m.pi / 2, im: im}: coef}, true
@@ -292,8 +317,8 @@ func sqrt(a value) (value, bool) {
 
 // root returns the rational n-th root of a non-negative rational, when
 // there is one.
-func root(c *big.Rat, n int64) (*big.Rat, bool) {
-	if n < 1 || n > 64 || c.Sign() < 0 {
+func (w *calc) root(c *big.Rat, n int64) (*big.Rat, bool) {
+	if n < 1 || n > 64 || c.Sign() < 0 || !w.spend(bitsOf(c)*8) {
 		return nil, false
 	}
 	num, ok1 := intRoot(c.Num(), n)
@@ -325,6 +350,15 @@ func intRoot(x *big.Int, n int64) (*big.Int, bool) {
 		}
 	}
 	return nil, false
+}
+
+// trialCost is the work of a trial division up to √n.
+func trialCost(n int64) int {
+	k := int64(1)
+	for k*k < n {
+		k *= 2
+	}
+	return int(k/16) + 1
 }
 
 // squarefree writes n ≥ 1 as out²·r with r squarefree.

@@ -27,90 +27,16 @@ import (
 // Equivalent is symmetric, never panics, and returns false when either side
 // is empty.
 func Equivalent(pred, gold string) bool {
-	return equivNorm(Normalize(pred), Normalize(gold), 0)
+	a, b := Normalize(pred), Normalize(gold)
+	if a > b {
+		a, b = b, a // one order of work for both orders of the arguments
+	}
+	c := comparer{budget: maxComparisons, values: map[string]parsedValue{}, calc: newCalc()}
+	eq := c.equiv(a, b, 0)
+	return eq && c.budget >= 0
 }
 
 const maxDepth = 8
-
-func equivNorm(p, g string, depth int) bool {
-	if p == "" || g == "" || depth > maxDepth {
-		return false
-	}
-	pv, pok := Numbers(p)
-	gv, gok := Numbers(g)
-	if pok && gok {
-		return anyEqual(pv, gv)
-	}
-	if ps, ok := splitSet(p); ok {
-		return setEquiv(ps, g, depth)
-	}
-	if gs, ok := splitSet(g); ok {
-		return setEquiv(gs, p, depth)
-	}
-	if pm, ok := splitMatrix(p); ok {
-		gm, ok := splitMatrix(g)
-		return ok && sameMatrix(pm, gm, depth)
-	}
-	if _, ok := splitMatrix(g); ok {
-		return false
-	}
-	if pe, popen, pclose, ok := splitTuple(p); ok {
-		if ge, gopen, gclose, ok := splitTuple(g); ok {
-			if popen != gopen || pclose != gclose || len(pe) != len(ge) {
-				return false
-			}
-			for i := range pe {
-				if !equivNorm(pe[i], ge[i], depth+1) {
-					return false
-				}
-			}
-			return true
-		}
-	}
-	if compact(p) == compact(g) {
-		return true
-	}
-	pa, paok := parseValue(p)
-	ga, gaok := parseValue(g)
-	switch {
-	case paok && gaok:
-		return pa.equal(ga)
-	case paok && gok:
-		return valueIn(pa, gv)
-	case pok && gaok:
-		return valueIn(ga, pv)
-	}
-	return false
-}
-
-func anyEqual(a, b []*big.Rat) bool {
-	for _, x := range a {
-		for _, y := range b {
-			if x.Cmp(y) == 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// valueIn reports whether v is one of the numbers rs.
-func valueIn(v value, rs []*big.Rat) bool {
-	r, ok := v.rational()
-	return ok && anyEqual([]*big.Rat{r}, rs)
-}
-
-// setEquiv compares the set elems with other: a set, or a bare list "a, b"
-// read as a set (GEM's grader takes "1,2,3,4" for \{1,2,3,4\}).
-func setEquiv(elems []string, other string, depth int) bool {
-	if os, ok := splitSet(other); ok {
-		return sameSet(elems, os, depth)
-	}
-	if oe, open, _, ok := splitTuple(other); ok && open == 0 && len(oe) <= maxElems {
-		return sameSet(elems, oe, depth)
-	}
-	return false
-}
 
 var (
 	reText      = regexp.MustCompile(`\\(?:text|textbf|textrm|textit|textnormal|mathrm|mathbf|mbox|operatorname)\s*\{([^{}]*)\}`)

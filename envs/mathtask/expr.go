@@ -17,10 +17,15 @@ import (
 // mixed number to some and a product to others) and two numbers side by
 // side.
 func parseValue(s string) (value, bool) {
+	return newCalc().parse(s)
+}
+
+// parse is parseValue with w's work budget.
+func (w *calc) parse(s string) (value, bool) {
 	if s == "" || len(s) > MaxAnswerLen {
 		return nil, false
 	}
-	p := &exprParser{s: s}
+	p := &exprParser{calc: w, s: s}
 	v, good := p.expr()
 	p.space()
 	if !good || p.i != len(p.s) {
@@ -32,6 +37,7 @@ func parseValue(s string) (value, bool) {
 const maxNest = 32
 
 type exprParser struct {
+	*calc
 	s     string
 	i     int
 	depth int
@@ -89,7 +95,7 @@ func (p *exprParser) expr() (value, bool) {
 			if !good {
 				return nil, false
 			}
-			if v, good = add(v, t); !good {
+			if v, good = p.add(v, t); !good {
 				return nil, false
 			}
 		case p.eat("-"):
@@ -97,7 +103,7 @@ func (p *exprParser) expr() (value, bool) {
 			if !good {
 				return nil, false
 			}
-			if v, good = add(v, neg(t)); !good {
+			if v, good = p.add(v, neg(t)); !good {
 				return nil, false
 			}
 		default:
@@ -129,11 +135,11 @@ func (p *exprParser) term() (value, bool) {
 		}
 		lastNum = num
 		if divide {
-			if f, good = inv(f); !good {
+			if f, good = p.inv(f); !good {
 				return nil, false
 			}
 		}
-		if v, good = mul(v, f); !good {
+		if v, good = p.mul(v, f); !good {
 			return nil, false
 		}
 	}
@@ -188,14 +194,14 @@ func (p *exprParser) factor() (v value, lastNum, good bool) {
 	if !good {
 		return nil, false, false
 	}
-	v, good = power(v, e)
+	v, good = p.power(v, e)
 	return v, false, good
 }
 
 // power returns v^e for a rational e: whole powers of any value, halves
 // through sqrt, other fractions of a rational base when the root is
 // rational.
-func power(v, e value) (value, bool) {
+func (p *exprParser) power(v, e value) (value, bool) {
 	r, isRat := e.rational()
 	if !isRat || !r.Num().IsInt64() || !r.Denom().IsInt64() {
 		return nil, false
@@ -203,23 +209,23 @@ func power(v, e value) (value, bool) {
 	n, d := r.Num().Int64(), r.Denom().Int64()
 	switch {
 	case d == 1:
-		return pow(v, n)
+		return p.pow(v, n)
 	case d == 2:
-		s, good := sqrt(v)
+		s, good := p.sqrt(v)
 		if !good {
 			return nil, false
 		}
-		return pow(s, n)
+		return p.pow(s, n)
 	}
 	c, isRat := v.rational()
 	if !isRat {
 		return nil, false
 	}
-	rt, good := root(c, d)
+	rt, good := p.root(c, d)
 	if !good {
 		return nil, false
 	}
-	return pow(ratValue(rt), n)
+	return p.pow(ratValue(rt), n)
 }
 
 // arg reads the argument of \frac, \sqrt or ^: a braced expression or a
@@ -293,10 +299,10 @@ func (p *exprParser) atom() (v value, isNum, good bool) {
 		if !good {
 			return nil, false, false
 		}
-		if den, good = inv(den); !good {
+		if den, good = p.inv(den); !good {
 			return nil, false, false
 		}
-		v, good := mul(num, den)
+		v, good := p.mul(num, den)
 		return v, false, good
 	case p.eat(`\sqrt`):
 		if p.eat("[") {
@@ -312,14 +318,14 @@ func (p *exprParser) atom() (v value, isNum, good bool) {
 			if !isRat || !nr.IsInt() || !nr.Num().IsInt64() || nr.Num().Int64() < 1 {
 				return nil, false, false
 			}
-			v, good := power(x, ratValue(new(big.Rat).Inv(nr)))
+			v, good := p.power(x, ratValue(new(big.Rat).Inv(nr)))
 			return v, false, good
 		}
 		x, good := p.arg(false)
 		if !good {
 			return nil, false, false
 		}
-		v, good := sqrt(x)
+		v, good := p.sqrt(x)
 		return v, false, good
 	}
 	return nil, false, false

@@ -59,12 +59,12 @@ func splitTop(s string, sep byte) (parts []string, balanced bool) {
 
 // sameSet reports whether every element of a is equivalent to one of b and
 // every element of b to one of a (order and repeats do not matter).
-func sameSet(a, b []string, depth int) bool {
+func (c *comparer) sameSet(a, b []string, depth int) bool {
 	covers := func(x, y []string) bool {
 		for _, e := range x {
 			found := false
 			for _, f := range y {
-				if equivNorm(e, f, depth+1) {
+				if c.equiv(e, f, depth+1) {
 					found = true
 					break
 				}
@@ -108,7 +108,7 @@ func splitMatrix(s string) (rows [][]string, ok bool) {
 	return rows, true
 }
 
-func sameMatrix(a, b [][]string, depth int) bool {
+func (c *comparer) sameMatrix(a, b [][]string, depth int) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -117,7 +117,7 @@ func sameMatrix(a, b [][]string, depth int) bool {
 			return false
 		}
 		for j := range a[i] {
-			if !equivNorm(a[i][j], b[i][j], depth+1) {
+			if !c.equiv(a[i][j], b[i][j], depth+1) {
 				return false
 			}
 		}
