@@ -98,7 +98,7 @@ func Register(r *envs.Registry) error {
 			dis := o.Int("distractors", 3, 0, 8)
 			return task.New(task.Config{
 				Description: desc, Generate: generator(depth, ents, dis), Style: style, FormatPenalty: penalty,
-				Hint: `Answer True or False.`,
+				Hint: `Answer True or False.`, Format: task.ReadAnswerFormat(o),
 			})
 		})
 		if err != nil {
