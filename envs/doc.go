@@ -8,7 +8,9 @@
 //     FormatErrorRewarder, Describer), ErrNotReset, and the standard rewards;
 //   - the Registry type that makes envs by their GEM ids from Options, with
 //     did-you-mean errors for unknown ids and options;
-//   - \boxed{...} parsing shared by every text game (LastBoxed, Boxed);
+//   - \boxed{...} parsing shared by every text game (LastBoxed, Boxed), and
+//     <answer>...</answer> parsing for the single-turn tasks that ask for
+//     tags (LastAnswerTag, AnswerTagged);
 //   - wrappers, each changing one thing and forwarding the rest (Unwrap,
 //     SampleAction, Close): TimeLimit (a turn limit that truncates),
 //     EpisodeStats (return, turns and success on the step that ends an

@@ -12,20 +12,27 @@ import (
 // Equivalent reports whether the predicted answer pred means the same as the
 // reference answer gold. Both are normalised first: the content of the last
 // \boxed{...} (nested boxes unwrapped), the part after a GSM8K "####", LaTeX
-// spacing, \left/\right, \text{...}, dollar signs, degree marks and a
-// leading "x =" are removed, and \dfrac and \tfrac read as \frac.
+// spacing, \left/\right, \text{...}, dollar signs, degree marks, LaTeX
+// thousands marks (1{,}000, 1\,000) and a leading "x =" (one letter, or a
+// Greek one) are removed, and \dfrac and \tfrac read as \frac.
 //
 // Numbers compare as exact rationals (math/big.Rat), in any written form:
 // 1/2, 0.5, \frac{1}{2}, \frac12, 1,000 (thousands separators), 5e3,
 // -\frac{3}{4}, (5), and with a trailing unit word ("5 cm", "5 dollars",
 // "3 km/h"). A percentage (p%, p\%, "p percent") equals both p/100 and p (so
 // 50% matches 0.5 and 50).
-// Decimals are never rounded: 0.33 does not equal 1/3. Tuples and intervals,
-// "(1, 2)" or "[0, \frac{1}{2})", compare element by element with the same
-// brackets. Anything else compares as text, with spaces removed and case folded.
+// Decimals are never rounded: 0.33 does not equal 1/3. Sets ("\{1, 2\}")
+// compare in any order, matrices (pmatrix, bmatrix, array) cell by cell,
+// tuples and intervals, "(1, 2)" or "[0, \frac{1}{2})", element by element
+// with the same brackets. Text compares with spaces removed and case
+// folded. Last, expressions of numbers, roots, π and i compare as exact
+// values (algebra.go): \sqrt{117} equals 3\sqrt{13}, \frac{1}{\sqrt2} equals
+// \frac{\sqrt2}{2}, 9i+6 equals 6+9i, and 3.14 never equals \pi.
+// docs/grading.md tabulates what is equal and what is not.
 //
-// Equivalent is symmetric, never panics, and returns false when either side
-// is empty.
+// Equivalent is symmetric, never panics, does bounded work (see
+// algebra.go and maxComparisons), and returns false when either side is
+// empty.
 func Equivalent(pred, gold string) bool {
 	a, b := Normalize(pred), Normalize(gold)
 	if a > b {

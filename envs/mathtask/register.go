@@ -30,7 +30,9 @@ var loadHook func()
 
 // Register adds the math family to r: the procedural ids above, math:sample
 // (a small built-in GSM8K-style set) and math:jsonl (any JSONL file, option
-// path, fields question_field and answer_field).
+// path, fields question_field and answer_field; parsed once per process and
+// file, task.LoadShared). Every id takes style, format_penalty and
+// answer_format (boxed or answer_tag).
 func Register(r *envs.Registry) error {
 	for _, p := range proceduralTasks {
 		p := p

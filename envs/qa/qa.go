@@ -77,10 +77,12 @@ func problems(items *task.Items[Item]) func(seed uint64) task.Problem {
 
 const hint = "Answer with a short phrase."
 
+// newEnv makes an env over its own copy of items.
 func newEnv(o *envs.Options, desc, corpus string, items []Item) (envs.Env, error) {
 	return newSharedEnv(o, desc, corpus, task.NewItems(items, cloneItem))
 }
 
+// newSharedEnv makes an env over a read-only list, shared with other envs.
 func newSharedEnv(o *envs.Options, desc, corpus string, items *task.Items[Item]) (envs.Env, error) {
 	style, penalty := task.ReadCommon(o)
 	return task.New(task.Config{
@@ -93,9 +95,11 @@ func newSharedEnv(o *envs.Options, desc, corpus string, items *task.Items[Item])
 // (set only by tests, to count parses).
 var loadHook func()
 
-// Register adds qa:sample, qa:jsonl and the fictional worlds' question
-// sets (qa:Fictional-v0-onehop, qa:Fictional-v0-twohop and their v1
-// and v2 versions) to r.
+// Register adds qa:sample, qa:jsonl (parsed once per process and file,
+// task.LoadShared) and the fictional worlds' question sets
+// (qa:Fictional-v0-onehop, qa:Fictional-v0-twohop and their v1 and v2
+// versions) to r. Every id takes style, format_penalty and answer_format
+// (boxed or answer_tag: GEM's QA format).
 func Register(r *envs.Registry) error {
 	const sampleDesc = "32 general-knowledge questions written for gemgo; exact match after SQuAD normalisation, F1 in info"
 	if err := r.RegisterDesc("qa:sample", sampleDesc, func(o *envs.Options) (envs.Env, error) {
