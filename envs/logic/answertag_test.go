@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/gemgo/gemgo/envs/logic"
 	"github.com/gemgo/gemgo/envs/task"
 )
@@ -46,6 +47,9 @@ func TestAnswerTagFormat(t *testing.T) {
 			}
 		})
 	}
+	envtest.CheckEnv(t, func() (envs.Env, error) {
+		return r.Make("logic:RuleTaker-v0-random", envs.With("answer_format", "answer_tag"))
+	})
 	_, err := r.Make("logic:RuleTaker-v0-d1", envs.With("answer_format", "xml"))
 	assert.ErrorContains(t, err, "answer_format")
 }

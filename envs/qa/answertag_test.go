@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/gemgo/gemgo/envs/task"
 )
 
@@ -49,6 +50,7 @@ func TestAnswerTagFormat(t *testing.T) {
 			}
 		})
 	}
+	envtest.CheckEnv(t, func() (envs.Env, error) { return r.Make("qa:sample", envs.With("answer_format", "answer_tag")) })
 	_, err := r.Make("qa:sample", envs.With("answer_format", "xml"))
 	assert.ErrorContains(t, err, "answer_format")
 }

@@ -22,17 +22,19 @@ const (
 type Problem struct {
 	// Question is the task text, without answer-format instructions.
 	Question string
-	// Answer is a reference answer: as the content of \boxed{...}, it scores 1.
+	// Answer is a reference answer: as the content of \boxed{...} (or of
+	// <answer>...</answer> in FormatAnswerTag), it scores 1.
 	Answer string
-	// Score grades the content of the last \boxed{...} in [0, 1]; 1 means
+	// Score grades the answer (the content of the last \boxed{...}, or of
+	// the last <answer>...</answer> in FormatAnswerTag) in [0, 1]; 1 means
 	// correct. Nil means an exact match with Answer after trimming spaces.
 	Score func(answer string) float64
 	// Sample draws a random plausible answer (the content, not boxed) of the
 	// right kind: a number for a numeric task, a list for a sorting task.
 	// Nil means a random whole number in [0, 100).
 	Sample func(r *rand.Rand) string
-	// Details, when not nil, adds facts about the answer (the content of
-	// the last \boxed{...}) to the info of the scored step, say a QA answer's F1.
+	// Details, when not nil, adds facts about the answer (as Score reads
+	// it) to the info of the scored step, say a QA answer's F1.
 	Details func(answer string) envs.Info
 }
 
