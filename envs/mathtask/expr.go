@@ -8,7 +8,7 @@ import (
 // parseValue reads a normalised scalar answer as a value of the exact
 // algebra (algebra.go): decimals and whole numbers, + − · × ÷ / and
 // implicit products, parentheses and braces, \frac, \sqrt and \sqrt[n],
-// powers with a rational exponent, \pi (or π) and the imaginary unit i.
+// powers with a rational exponent, \pi (or π, or pi) and the imaginary unit i.
 // ok is false for anything else (a variable, a unit, a function), and for
 // work past the algebra's bounds.
 //
@@ -58,6 +58,17 @@ func (p *exprParser) eat(tok string) bool {
 	}
 	end := p.i + len(tok)
 	if tok[0] == '\\' && end < len(p.s) && isLetter(p.s[end]) {
+		return false
+	}
+	p.i = end
+	return true
+}
+
+// word consumes the bare word w (pi) when no letter follows it.
+func (p *exprParser) word(w string) bool {
+	p.space()
+	end := p.i + len(w)
+	if !strings.HasPrefix(p.s[p.i:], w) || end < len(p.s) && isLetter(p.s[end]) {
 		return false
 	}
 	p.i = end
@@ -155,7 +166,7 @@ func (p *exprParser) implicitNext(afterNumber bool) bool {
 	case r == "":
 		return false
 	case strings.HasPrefix(r, `\sqrt`), strings.HasPrefix(r, `\pi`), strings.HasPrefix(r, "π"),
-		r[0] == '(', r[0] == 'i':
+		strings.HasPrefix(r, "pi"), r[0] == '(', r[0] == 'i':
 		return true
 	case strings.HasPrefix(r, `\frac`):
 		return !afterNumber
@@ -288,7 +299,7 @@ func (p *exprParser) atom() (v value, isNum, good bool) {
 		}
 		p.i++
 		return value{{rad: 1, im: true}: big.NewRat(1, 1)}, false, true
-	case p.eat(`\pi`), p.eat("π"):
+	case p.eat(`\pi`), p.eat("π"), p.word("pi"):
 		return value{{rad: 1, pi: 1}: big.NewRat(1, 1)}, false, true
 	case p.eat(`\frac`):
 		num, good := p.arg(false)
