@@ -11,7 +11,9 @@
 //     which reads options that come from a server's client under a
 //     ClientPolicy (each env declares which options are the operator's and
 //     which spend the server's resources: clientopts.go);
-//   - \boxed{...} parsing shared by every text game (LastBoxed, Boxed);
+//   - \boxed{...} parsing shared by every text game (LastBoxed, Boxed), and
+//     <answer>...</answer> parsing for the single-turn tasks that ask for
+//     tags (LastAnswerTag, AnswerTagged);
 //   - wrappers, each changing one thing and forwarding the rest (Unwrap,
 //     SampleAction, Close): TimeLimit (a turn limit that truncates),
 //     EpisodeStats (return, turns and success on the step that ends an

@@ -81,8 +81,8 @@ func generator(depth, entities, distractors int) task.Generator {
 }
 
 // Register adds logic:RuleTaker-v0-d0 ... -d5 and -random to r. Options:
-// entities [2,8] (default 3), distractors [0,8] (default 3), plus style and
-// format_penalty.
+// entities [2,8] (default 3), distractors [0,8] (default 3), plus style,
+// format_penalty and answer_format (boxed or answer_tag).
 func Register(r *envs.Registry) error {
 	for d := -1; d <= MaxDepth; d++ {
 		id := fmt.Sprintf("logic:RuleTaker-v0-d%d", d)
@@ -98,7 +98,7 @@ func Register(r *envs.Registry) error {
 			dis := o.Int("distractors", 3, 0, 8)
 			return task.New(task.Config{
 				Description: desc, Generate: generator(depth, ents, dis), Style: style, FormatPenalty: penalty,
-				Hint: `Answer True or False.`,
+				Hint: `Answer True or False.`, Format: task.ReadAnswerFormat(o),
 			})
 		})
 		if err != nil {

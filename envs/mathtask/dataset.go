@@ -53,8 +53,13 @@ func LoadItems(recs []task.Record, name, questionField, answerField string) ([]I
 
 // datasetIndex returns the task.Config Index of items: item seed mod n.
 func datasetIndex(items []Item) func(seed uint64) task.Problem {
+	return sharedIndex(task.NewItems(items, nil))
+}
+
+// sharedIndex is datasetIndex over a read-only list shared between envs.
+func sharedIndex(items *task.Items[Item]) func(seed uint64) task.Problem {
 	return func(seed uint64) task.Problem {
-		it := items[seed%uint64(len(items))]
+		it := items.At(int(seed % uint64(items.Len())))
 		return task.Problem{
 			Question: it.Question, Answer: it.Answer, Score: check(it.Answer),
 			Sample: func(r *rand.Rand) string { return sampleNumber(r) },

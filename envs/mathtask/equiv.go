@@ -12,65 +12,47 @@ import (
 // Equivalent reports whether the predicted answer pred means the same as the
 // reference answer gold. Both are normalised first: the content of the last
 // \boxed{...} (nested boxes unwrapped), the part after a GSM8K "####", LaTeX
-// spacing, \left/\right, \text{...}, dollar signs, degree marks and a
-// leading "x =" are removed, and \dfrac and \tfrac read as \frac.
+// spacing, \left/\right, \text{...}, dollar signs, degree marks, LaTeX
+// thousands marks (1{,}000, 1\,000) and a leading "x =" (one letter, or a
+// Greek one) are removed, and \dfrac and \tfrac read as \frac.
 //
 // Numbers compare as exact rationals (math/big.Rat), in any written form:
 // 1/2, 0.5, \frac{1}{2}, \frac12, 1,000 (thousands separators), 5e3,
 // -\frac{3}{4}, (5), and with a trailing unit word ("5 cm", "5 dollars",
 // "3 km/h"). A percentage (p%, p\%, "p percent") equals both p/100 and p (so
 // 50% matches 0.5 and 50).
-// Decimals are never rounded: 0.33 does not equal 1/3. Tuples and intervals,
-// "(1, 2)" or "[0, \frac{1}{2})", compare element by element with the same
-// brackets. Anything else compares as text, with spaces removed and case folded.
+// Decimals are never rounded: 0.33 does not equal 1/3. Sets ("\{1, 2\}")
+// compare in any order, matrices (pmatrix, bmatrix, array) cell by cell,
+// tuples and intervals, "(1, 2)" or "[0, \frac{1}{2})", element by element
+// with the same brackets. Text compares with spaces removed and case
+// folded. Last, expressions of numbers, roots, π and i compare as exact
+// values (algebra.go): \sqrt{117} equals 3\sqrt{13}, \frac{1}{\sqrt2} equals
+// \frac{\sqrt2}{2}, 9i+6 equals 6+9i, and 3.14 never equals \pi.
+// docs/grading.md tabulates what is equal and what is not.
 //
-// Equivalent is symmetric, never panics, and returns false when either side
-// is empty.
+// Equivalent is symmetric, never panics, does bounded work (see
+// algebra.go and maxComparisons), and returns false when either side is
+// empty.
 func Equivalent(pred, gold string) bool {
-	return equivNorm(Normalize(pred), Normalize(gold), 0)
+	a, b := Normalize(pred), Normalize(gold)
+	if a > b {
+		a, b = b, a // one order of work for both orders of the arguments
+	}
+	c := comparer{budget: maxComparisons, values: map[string]parsedValue{}, calc: newCalc()}
+	eq := c.equiv(a, b, 0)
+	return eq && c.budget >= 0
 }
 
 const maxDepth = 8
 
-func equivNorm(p, g string, depth int) bool {
-	if p == "" || g == "" || depth > maxDepth {
-		return false
-	}
-	pv, pok := Numbers(p)
-	gv, gok := Numbers(g)
-	if pok && gok {
-		for _, a := range pv {
-			for _, b := range gv {
-				if a.Cmp(b) == 0 {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	if pe, popen, pclose, ok := splitTuple(p); ok {
-		if ge, gopen, gclose, ok := splitTuple(g); ok {
-			if popen != gopen || pclose != gclose || len(pe) != len(ge) {
-				return false
-			}
-			for i := range pe {
-				if !equivNorm(pe[i], ge[i], depth+1) {
-					return false
-				}
-			}
-			return true
-		}
-	}
-	return compact(p) == compact(g)
-}
-
 var (
-	reText      = regexp.MustCompile(`\\(?:text|textbf|textrm|mathrm|mathbf|mbox|operatorname)\s*\{([^{}]*)\}`)
+	reText      = regexp.MustCompile(`\\(?:text|textbf|textrm|textit|textnormal|mathrm|mathbf|mbox|operatorname)\s*\{([^{}]*)\}`)
 	reDegree    = regexp.MustCompile(`\^\s*\{?\s*\\circ\s*\}?|°|\\circ`)
-	reAssign    = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9_]*\s*=\s*([^=]+)$`)
+	reAssign    = regexp.MustCompile(`^(?:[a-zA-Z](?:_\{?[a-zA-Z0-9]+\}?)?|\\(?:alpha|beta|gamma|delta|theta|phi|varphi|lambda|mu|omega|sigma|rho|tau))\s*=\s*([^=]+)$`)
 	reSingleBr  = regexp.MustCompile(`\{(\w)\}`)
 	reSpace     = regexp.MustCompile(`\s+`)
 	spacingCmds = strings.NewReplacer(
+		`\\`, `\\`, // a matrix row break, kept whole (not read as "\ ")
 		`\left`, "", `\right`, "", `\!`, "", `\,`, " ", `\;`, " ", `\:`, " ", `\ `, " ", `~`, " ",
 		`\dfrac`, `\frac`, `\tfrac`, `\frac`, `\%`, "%", `\$`, "", "$", "", `{,}`, ",",
 		"−", "-", `\displaystyle`, "", `\cdot`, `\cdot `,
@@ -103,7 +85,7 @@ func Normalize(s string) string {
 			s = s[2 : len(s)-2]
 		}
 	}
-	s = spacingCmds.Replace(s)
+	s = spacingCmds.Replace(dropThousandsMarks(s))
 	for range maxDepth {
 		if !strings.Contains(s, `\`) {
 			break
@@ -133,6 +115,30 @@ func Normalize(s string) string {
 		s = inner
 	}
 	return s
+}
+
+// dropThousandsMarks removes the LaTeX thousands separators {,} and \, when
+// they stand between a digit and a group of exactly three digits (1{,}000,
+// 1\,000), so that they read as 1000; a comma that might be a tuple's
+// stays.
+func dropThousandsMarks(s string) string {
+	if !strings.Contains(s, "{,}") && !strings.Contains(s, `\,`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		for _, mark := range []string{"{,}", `\,`} {
+			j := i + len(mark)
+			if strings.HasPrefix(s[i:], mark) && i > 0 && isDigit(s[i-1]) &&
+				j+3 <= len(s) && isDigit(s[j]) && isDigit(s[j+1]) && isDigit(s[j+2]) &&
+				(j+3 == len(s) || !isDigit(s[j+3])) {
+				i = j
+				break
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // wrapped returns the inside of "( x )" when the outer parentheses match
@@ -185,6 +191,11 @@ var (
 	reThou   = regexp.MustCompile(`^\d{1,3}(?:,\d{3})+(?:\.\d*)?$`)
 )
 
+// notUnits are the words after a number that are not units: the
+// imaginary unit, π and e (6i is not 6), and the usual variable names (5x
+// is not 5).
+var notUnits = map[string]bool{"i": true, "pi": true, "e": true, "x": true, "y": true, "z": true, "n": true}
+
 // maxExp bounds decimal exponents so that 1e999999999 cannot exhaust memory.
 const maxExp = 400
 
@@ -205,7 +216,7 @@ func Numbers(s string) (vals []*big.Rat, ok bool) {
 		rest = "%"
 	}
 	u := reUnit.FindStringSubmatch(rest)
-	if u == nil {
+	if u == nil || notUnits[strings.TrimSpace(strings.TrimSuffix(rest, u[1]))] {
 		return nil, false
 	}
 	var v *big.Rat

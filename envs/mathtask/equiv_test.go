@@ -2,6 +2,7 @@ package mathtask
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -103,16 +104,29 @@ func FuzzEquivalent(f *testing.F) {
 	for _, s := range [][2]string{
 		{"1/2", "0.5"}, {`\frac{1}{2}`, "50%"}, {"1,000", "1000"}, {`\boxed{\boxed{x}}`, "x"},
 		{"(1, [2, 3])", "(1,[2,3])"}, {"1e400", "1e-401"}, {"#### 5", "5 cm"}, {`-\frac{}{0}`, ""},
+		{`\sqrt{117}`, `3\sqrt{13}`}, {`\frac{1}{1+\sqrt{2}+\sqrt{3}}`, `1`}, {`9i+6`, `6+9i`},
+		{`10^{10^{10}}`, `10^{10000000000}`}, {`\pi^{-1}`, `\frac{1}{\pi}`}, {`\sqrt[3]{-8}`, `(2^{1/3})^3`},
+		{`\{1,\{2,3\}\}`, `\{\{3,2\},1\}`}, {`\begin{pmatrix}1&2\\3&4\end{pmatrix}`, `\begin{array}{cc}1&2\\3&4\end{array}`},
+		{`[1,2)`, `\left[1,2\right)`}, {`x_1 = 1{,}000`, `1\,000`}, {`\sqrt{\sqrt{\sqrt{2}}}`, `2^{1/8}`},
 	} {
 		f.Add(s[0], s[1])
 	}
 	f.Fuzz(func(t *testing.T, a, b string) {
+		start := time.Now()
 		ab, ba := Equivalent(a, b), Equivalent(b, a)
+		// The slowest inputs found take about 0.2 s (the arithmetic's work
+		// budget); an unbounded one would take minutes, so 10 s is a wide margin.
+		if d := time.Since(start); d > 10*time.Second {
+			t.Fatalf("Equivalent(%.60q, %.60q) took %v", a, b, d)
+		}
 		if ab != ba {
 			t.Fatalf("not symmetric: Equivalent(%q, %q) = %v, swapped %v", a, b, ab, ba)
 		}
 		if _, ok := Numbers(Normalize(a)); ok && !Equivalent(a, a) {
 			t.Fatalf("number %q is not equivalent to itself", a)
+		}
+		if _, ok := parseValue(Normalize(a)); ok && !Equivalent(a, a) {
+			t.Fatalf("value %q is not equivalent to itself", a)
 		}
 	})
 }

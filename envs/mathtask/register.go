@@ -24,9 +24,15 @@ var proceduralTasks = []procedural{
 	{"math:WordProblems-v0", "grade-school word problems from 10 templates (change, speed, ages, sharing, area, ...)", buildWordProblems},
 }
 
+// loadHook, when not nil, is called on every parse of a math:jsonl file
+// (set only by tests, to count parses).
+var loadHook func()
+
 // Register adds the math family to r: the procedural ids above, math:sample
 // (a small built-in GSM8K-style set) and math:jsonl (any JSONL file, option
-// path, fields question_field and answer_field).
+// path, fields question_field and answer_field; parsed once per process and
+// file, task.LoadShared). Every id takes style, format_penalty and
+// answer_format (boxed or answer_tag).
 func Register(r *envs.Registry) error {
 	for _, p := range proceduralTasks {
 		p := p
@@ -34,6 +40,7 @@ func Register(r *envs.Registry) error {
 			style, penalty := task.ReadCommon(o)
 			return task.New(task.Config{
 				Description: p.desc, Generate: p.build(o), Style: style, FormatPenalty: penalty, Hint: hint,
+				Format: task.ReadAnswerFormat(o),
 			})
 		})
 		if err != nil {
@@ -43,6 +50,7 @@ func Register(r *envs.Registry) error {
 	const sampleDesc = "16 grade-school word problems written for gemgo (GSM8K format); seed mod 16 picks the problem"
 	if err := r.RegisterDesc("math:sample", sampleDesc, func(o *envs.Options) (envs.Env, error) {
 		style, penalty := task.ReadCommon(o)
+		format := task.ReadAnswerFormat(o)
 		recs, err := task.ReadJSONL(strings.NewReader(sampleJSONL), "math sample")
 		if err != nil {
 			return nil, err
@@ -51,13 +59,14 @@ func Register(r *envs.Registry) error {
 		if err != nil {
 			return nil, err
 		}
-		return task.New(task.Config{Description: sampleDesc, Index: datasetIndex(items), Style: style, FormatPenalty: penalty, Hint: hint})
+		return task.New(task.Config{Description: sampleDesc, Index: datasetIndex(items), Style: style, FormatPenalty: penalty, Hint: hint, Format: format})
 	}); err != nil {
 		return fmt.Errorf("math: %w", err)
 	}
 	const jsonlDesc = "math problems from a JSONL file (option path; fields question_field, answer_field; GSM8K '#### 42' answers); seed mod n picks the problem"
 	if err := r.RegisterDesc("math:jsonl", jsonlDesc, func(o *envs.Options) (envs.Env, error) {
 		style, penalty := task.ReadCommon(o)
+		format := task.ReadAnswerFormat(o)
 		path := o.ServerOnly("names a file on the server").String("path", "")
 		qf := o.Content().String("question_field", "question")
 		af := o.Content().String("answer_field", "answer")
@@ -65,15 +74,16 @@ func Register(r *envs.Registry) error {
 			o.Failf(`option path is required: a JSONL file with one {"%s": ..., "%s": ...} object per line`, qf, af)
 			return nil, nil
 		}
-		recs, err := task.ReadJSONLFile(path)
+		items, err := task.LoadShared(path, "math question="+qf+" answer="+af, func(recs []task.Record, name string) ([]Item, error) {
+			if loadHook != nil {
+				loadHook()
+			}
+			return LoadItems(recs, name, qf, af)
+		}, nil)
 		if err != nil {
 			return nil, err
 		}
-		items, err := LoadItems(recs, path, qf, af)
-		if err != nil {
-			return nil, err
-		}
-		return task.New(task.Config{Description: jsonlDesc, Index: datasetIndex(items), Style: style, FormatPenalty: penalty, Hint: hint})
+		return task.New(task.Config{Description: jsonlDesc, Index: sharedIndex(items), Style: style, FormatPenalty: penalty, Hint: hint, Format: format})
 	}); err != nil {
 		return fmt.Errorf("math: %w", err)
 	}

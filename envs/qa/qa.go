@@ -49,19 +49,26 @@ func SampleItems() ([]Item, error) {
 	return LoadItems(recs, "qa sample", "question", "answers")
 }
 
+// cloneItem copies an item with its own answer list, so that a list of
+// items shared between envs (task.Items) hands out copies.
+func cloneItem(it Item) Item {
+	it.Answers = append([]string(nil), it.Answers...)
+	return it
+}
+
 // problems returns the Index of items: item seed mod n, scored by exact
 // match, with the F1 in the step info. The sampler answers with an accepted
 // answer of a random item (a plausible answer, rarely the right one).
-func problems(items []Item) func(seed uint64) task.Problem {
+func problems(items *task.Items[Item]) func(seed uint64) task.Problem {
 	return func(seed uint64) task.Problem {
-		it := items[seed%uint64(len(items))]
+		it := items.At(int(seed % uint64(items.Len())))
 		return task.Problem{
 			Question: it.Question,
 			Answer:   it.Answers[0],
 			Score:    func(a string) float64 { return ExactMatch(a, it.Answers) },
 			Details:  func(a string) envs.Info { return envs.Info{InfoF1: F1(a, it.Answers)} },
 			Sample: func(r *rand.Rand) string {
-				o := items[r.IntN(len(items))]
+				o := items.At(r.IntN(items.Len()))
 				return strings.NewReplacer("{", "", "}", "").Replace(o.Answers[r.IntN(len(o.Answers))])
 			},
 		}
@@ -70,14 +77,29 @@ func problems(items []Item) func(seed uint64) task.Problem {
 
 const hint = "Answer with a short phrase."
 
+// newEnv makes an env over its own copy of items.
 func newEnv(o *envs.Options, desc, corpus string, items []Item) (envs.Env, error) {
-	style, penalty := task.ReadCommon(o)
-	return task.New(task.Config{Description: desc, Index: problems(items), Style: style, FormatPenalty: penalty, Hint: hint, Corpus: corpus})
+	return newSharedEnv(o, desc, corpus, task.NewItems(items, cloneItem))
 }
 
-// Register adds qa:sample, qa:jsonl and the fictional worlds' question
-// sets (qa:Fictional-v0-onehop, qa:Fictional-v0-twohop and their v1
-// and v2 versions) to r.
+// newSharedEnv makes an env over a read-only list, shared with other envs.
+func newSharedEnv(o *envs.Options, desc, corpus string, items *task.Items[Item]) (envs.Env, error) {
+	style, penalty := task.ReadCommon(o)
+	return task.New(task.Config{
+		Description: desc, Index: problems(items), Style: style, FormatPenalty: penalty, Hint: hint, Corpus: corpus,
+		Format: task.ReadAnswerFormat(o),
+	})
+}
+
+// loadHook, when not nil, is called on every parse of a qa:jsonl file
+// (set only by tests, to count parses).
+var loadHook func()
+
+// Register adds qa:sample, qa:jsonl (parsed once per process and file,
+// task.LoadShared) and the fictional worlds' question sets
+// (qa:Fictional-v0-onehop, qa:Fictional-v0-twohop and their v1 and v2
+// versions) to r. Every id takes style, format_penalty and answer_format
+// (boxed or answer_tag: GEM's QA format).
 func Register(r *envs.Registry) error {
 	const sampleDesc = "32 general-knowledge questions written for gemgo; exact match after SQuAD normalisation, F1 in info"
 	if err := r.RegisterDesc("qa:sample", sampleDesc, func(o *envs.Options) (envs.Env, error) {
@@ -97,17 +119,19 @@ func Register(r *envs.Registry) error {
 		if path == "" {
 			o.Failf(`option path is required: a JSONL file with one {"%s": ..., "%s": [...]} object per line`, qf, af)
 			task.ReadCommon(o)
+			task.ReadAnswerFormat(o)
 			return nil, nil
 		}
-		recs, err := task.ReadJSONLFile(path)
+		items, err := task.LoadShared(path, "qa question="+qf+" answers="+af, func(recs []task.Record, name string) ([]Item, error) {
+			if loadHook != nil {
+				loadHook()
+			}
+			return LoadItems(recs, name, qf, af)
+		}, cloneItem)
 		if err != nil {
 			return nil, err
 		}
-		items, err := LoadItems(recs, path, qf, af)
-		if err != nil {
-			return nil, err
-		}
-		return newEnv(o, jsonlDesc, "", items)
+		return newSharedEnv(o, jsonlDesc, "", items)
 	}); err != nil {
 		return fmt.Errorf("qa: %w", err)
 	}

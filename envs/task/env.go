@@ -22,17 +22,19 @@ const (
 type Problem struct {
 	// Question is the task text, without answer-format instructions.
 	Question string
-	// Answer is a reference answer: as the content of \boxed{...}, it scores 1.
+	// Answer is a reference answer: as the content of \boxed{...} (or of
+	// <answer>...</answer> in FormatAnswerTag), it scores 1.
 	Answer string
-	// Score grades the content of the last \boxed{...} in [0, 1]; 1 means
+	// Score grades the answer (the content of the last \boxed{...}, or of
+	// the last <answer>...</answer> in FormatAnswerTag) in [0, 1]; 1 means
 	// correct. Nil means an exact match with Answer after trimming spaces.
 	Score func(answer string) float64
 	// Sample draws a random plausible answer (the content, not boxed) of the
 	// right kind: a number for a numeric task, a list for a sorting task.
 	// Nil means a random whole number in [0, 100).
 	Sample func(r *rand.Rand) string
-	// Details, when not nil, adds facts about the answer (the content of
-	// the last \boxed{...}) to the info of the scored step, say a QA answer's F1.
+	// Details, when not nil, adds facts about the answer (as Score reads
+	// it) to the info of the scored step, say a QA answer's F1.
 	Details func(answer string) envs.Info
 }
 
@@ -58,6 +60,10 @@ type Config struct {
 	// Hint, when not empty, is added to gem-style instructions to say what
 	// form the answer takes ("Give the sorted numbers separated by commas.").
 	Hint string
+	// Format is where the answer is read from: FormatBoxed (the zero
+	// value: the last \boxed{...}) or FormatAnswerTag (the last
+	// <answer>...</answer>). The instructions name it.
+	Format AnswerFormat
 	// Corpus, when not empty, names the search corpus that holds the
 	// answers (the shipped fictional worlds' "fictional", "fictional-v1", ...);
 	// SearchCorpus reports it, and a search tool without a corpus of its
@@ -75,6 +81,48 @@ func ReadCommon(o *envs.Options) (style envs.Style, formatPenalty float64) {
 	style = o.Style()
 	formatPenalty = o.Float("format_penalty", DefaultFormatPenalty, 0, 1)
 	return style, formatPenalty
+}
+
+// AnswerFormat is where a single-turn task reads the answer of a response.
+type AnswerFormat string
+
+// The answer formats of option "answer_format".
+const (
+	// FormatBoxed reads the content of the last \boxed{...} (envs.LastBoxed).
+	FormatBoxed AnswerFormat = "boxed"
+	// FormatAnswerTag reads the content of the last <answer>...</answer>
+	// (envs.LastAnswerTag), the format of GEM's QA envs.
+	FormatAnswerTag AnswerFormat = "answer_tag"
+)
+
+// ReadAnswerFormat reads option "answer_format": "boxed" (the default) or
+// "answer_tag".
+func ReadAnswerFormat(o *envs.Options) AnswerFormat {
+	return AnswerFormat(o.String("answer_format", string(FormatBoxed), string(FormatBoxed), string(FormatAnswerTag)))
+}
+
+// extract returns the answer of action in format f.
+func (f AnswerFormat) extract(action string) (string, bool) {
+	if f == FormatAnswerTag {
+		return envs.LastAnswerTag(action)
+	}
+	return envs.LastBoxed(action)
+}
+
+// wrap writes answer s in format f.
+func (f AnswerFormat) wrap(s string) string {
+	if f == FormatAnswerTag {
+		return envs.AnswerTagged(s)
+	}
+	return envs.Boxed(s)
+}
+
+// where names the format in instructions: "within \boxed{}".
+func (f AnswerFormat) where() string {
+	if f == FormatAnswerTag {
+		return "within <answer></answer> tags"
+	}
+	return `within \boxed{}`
 }
 
 // Env is a single-turn task env. Its zero value is not usable: build it with New.
@@ -104,6 +152,13 @@ func New(cfg Config) (*Env, error) {
 	if cfg.Style == "" {
 		cfg.Style = envs.StyleGEM
 	}
+	switch cfg.Format {
+	case "":
+		cfg.Format = FormatBoxed
+	case FormatBoxed, FormatAnswerTag:
+	default:
+		return nil, fmt.Errorf("task: answer format %q unknown: allowed %q or %q", cfg.Format, FormatBoxed, FormatAnswerTag)
+	}
 	return &Env{cfg: cfg, rng: rand.New(rand.NewPCG(0, 0))}, nil
 }
 
@@ -132,6 +187,9 @@ func (e *Env) Prompt() string {
 		if q != "" && !strings.ContainsRune(".?!:", rune(q[len(q)-1])) {
 			q += "."
 		}
+		if e.cfg.Format == FormatAnswerTag {
+			return q + " Answer in <answer></answer>."
+		}
 		return q + ` Answer in \boxed{}.`
 	}
 	var b strings.Builder
@@ -141,28 +199,29 @@ func (e *Env) Prompt() string {
 		b.WriteString(e.cfg.Hint)
 		b.WriteString(" ")
 	}
-	b.WriteString(`Please reason step by step, and put your final answer within \boxed{}.`)
+	b.WriteString("Please reason step by step, and put your final answer " + e.cfg.Format.where() + ".")
 	return b.String()
 }
 
 // Problem returns the problem of the current episode (zero before Reset).
 func (e *Env) Problem() Problem { return e.prob }
 
-// Step scores the answer in the last \boxed{...} of action and ends the episode.
+// Step scores the answer of action (the last \boxed{...}, or the last
+// <answer>...</answer> in FormatAnswerTag) and ends the episode.
 func (e *Env) Step(action string) (envs.Step, error) {
 	if !e.active {
 		return envs.Step{}, envs.ErrNotReset
 	}
 	e.active = false
 	info := envs.Info{envs.InfoTurn: 1, InfoAnswer: e.prob.Answer}
-	content, ok := envs.LastBoxed(action)
+	content, ok := e.cfg.Format.extract(action)
 	if !ok {
 		info[envs.InfoFormatError] = true
 		info[InfoCorrect] = false
 		info[envs.InfoSuccess] = false
 		info[InfoScore] = 0.0
 		return envs.Step{
-			Obs:        `Format error: no \boxed{} answer found. Put your final answer within \boxed{}.`,
+			Obs:        e.formatErrorObs(),
 			Reward:     e.FormatErrorReward(),
 			Terminated: true,
 			Info:       info,
@@ -200,6 +259,13 @@ func (e *Env) score(content string) float64 {
 	return min(s, 1)
 }
 
+func (e *Env) formatErrorObs() string {
+	if e.cfg.Format == FormatAnswerTag {
+		return "Format error: no <answer></answer> answer found. Put your final answer within <answer></answer> tags."
+	}
+	return `Format error: no \boxed{} answer found. Put your final answer within \boxed{}.`
+}
+
 // FormatErrorReward is the reward of an answer with no \boxed{}.
 func (e *Env) FormatErrorReward() float64 {
 	if e.cfg.FormatPenalty == 0 {
@@ -208,13 +274,14 @@ func (e *Env) FormatErrorReward() float64 {
 	return -e.cfg.FormatPenalty
 }
 
-// SampleAction returns a boxed random answer of the right kind for the
-// current problem (a whole number before the first Reset). It always parses.
+// SampleAction returns a random answer of the right kind for the current
+// problem (a whole number before the first Reset), boxed or tagged as the
+// env's format asks. It always parses.
 func (e *Env) SampleAction(r *rand.Rand) string {
 	if e.prob.Sample == nil {
-		return envs.Boxed(fmt.Sprint(r.IntN(100)))
+		return e.cfg.Format.wrap(fmt.Sprint(r.IntN(100)))
 	}
-	return envs.Boxed(e.prob.Sample(r))
+	return e.cfg.Format.wrap(e.prob.Sample(r))
 }
 
 // Description returns the env's one-line description.

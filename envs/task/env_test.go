@@ -187,3 +187,52 @@ func FuzzReadJSONL(f *testing.F) {
 		}
 	})
 }
+
+func TestAnswerTagFormat(t *testing.T) {
+	e, err := New(Config{Generate: double, FormatPenalty: DefaultFormatPenalty, Format: FormatAnswerTag})
+	require.NoError(t, err)
+	obs, _, _ := e.Reset(3)
+	assert.Contains(t, obs, "<answer></answer>")
+	assert.NotContains(t, obs, `\boxed`)
+	ans := e.Problem().Answer
+
+	st, _ := e.Step("<think>...</think> <answer>0</answer> no: <answer>" + ans + "</answer>")
+	assert.Equal(t, 1.0, st.Reward, "the last tag wins")
+	_, _, _ = e.Reset(3)
+	st, _ = e.Step("<answer>" + ans + "</answer> no: <answer>0</answer>")
+	assert.Equal(t, 0.0, st.Reward, "the last tag wins")
+	_, _, _ = e.Reset(3)
+	st, _ = e.Step("<answer>draft <answer>" + ans + "</answer>")
+	assert.Equal(t, 1.0, st.Reward, "an unclosed outer tag")
+
+	_, _, _ = e.Reset(3)
+	st, _ = e.Step(envs.Boxed(ans))
+	assert.Equal(t, -0.1, st.Reward, "a box is not a tag")
+	assert.Equal(t, true, st.Info[envs.InfoFormatError])
+	assert.True(t, st.Terminated)
+	assert.Contains(t, st.Obs, "<answer></answer>")
+
+	_, _, _ = e.Reset(3)
+	a := e.SampleAction(rand.New(rand.NewPCG(1, 2)))
+	_, ok := envs.LastAnswerTag(a)
+	assert.True(t, ok, "the sample %q is tagged", a)
+
+	brief, _ := New(Config{Generate: double, Style: envs.StyleBrief, Format: FormatAnswerTag})
+	obs, _, _ = brief.Reset(3)
+	assert.True(t, strings.HasSuffix(obs, "Answer in <answer></answer>."), obs)
+
+	boxed, _ := New(Config{Generate: double})
+	obs, _, _ = boxed.Reset(3)
+	assert.Contains(t, obs, `\boxed{}`, "boxed is the default")
+	_, err = New(Config{Generate: double, Format: "xml"})
+	require.ErrorContains(t, err, "answer format")
+
+	o := envs.NewOptions("x", envs.With("answer_format", "answer_tag"))
+	assert.Equal(t, FormatAnswerTag, ReadAnswerFormat(o))
+	require.NoError(t, o.Err())
+	o = envs.NewOptions("x")
+	assert.Equal(t, FormatBoxed, ReadAnswerFormat(o))
+	o = envs.NewOptions("x", envs.With("answer_format", "tags"))
+	ReadAnswerFormat(o)
+	require.ErrorContains(t, o.Err(), "answer_format")
+}
