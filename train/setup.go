@@ -16,11 +16,12 @@ import (
 // ctx, so that a run's Ctrl-C ends a wait on a silent server), wrapped in
 // env.tools and then in the history wrapper.
 func envFactory(ctx context.Context, reg *envs.Registry, ec EnvConfig) func() (envs.Env, error) {
-	c := envbuild.Config{
-		ID: ec.ID, Remote: ec.Remote, Options: envs.FromMap(ec.Options),
-		Tools: ec.Tools, History: ec.History, HistoryKeep: ec.HistoryKeep,
+	return func() (envs.Env, error) {
+		return envbuild.Make(ctx, reg, envbuild.Config{
+			ID: ec.ID, Remote: ec.Remote, Options: envs.FromMap(ec.Options), // fresh options for each env
+			Tools: ec.Tools, History: ec.History, HistoryKeep: ec.HistoryKeep,
+		})
 	}
-	return func() (envs.Env, error) { return envbuild.Make(ctx, reg, c) }
 }
 
 // randomStart wraps the envs newEnv makes in envs.RandomStart when
