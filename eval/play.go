@@ -2,13 +2,14 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"time"
 
 	"github.com/gemgo/gemgo/chat"
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/tools"
+	"github.com/gemgo/gemgo/envs/envbuild"
 )
 
 // maxEpisodeTurns bounds an episode whose env never ends it.
@@ -22,19 +23,17 @@ func episodeRNG(k Key) *rand.Rand {
 }
 
 // newEnv makes the env id with cfg's options and, when cfg has tools,
-// wraps it with tools of its own (tools.Wrap). Every env of an evaluation
-// is made here, so the check in Run and the episodes see the same env.
+// wraps it with tools of its own, with envbuild.Make (in this process: an
+// evaluation plays no remote env and keeps no history, the policy's
+// messages being the history). Every env of an evaluation is made here, so
+// the check in Run and the episodes see the same env.
 func newEnv(reg *envs.Registry, cfg *Config, id string) (envs.Env, error) {
-	env, err := reg.Make(id, envs.FromMap(cfg.EnvOptions)...)
-	if err != nil {
-		return nil, err
+	env, err := envbuild.Make(context.Background(), reg, envbuild.Config{ID: id, Options: envs.FromMap(cfg.EnvOptions), Tools: cfg.Tools})
+	var te *envbuild.ToolsError
+	if errors.As(err, &te) {
+		return nil, fmt.Errorf("-tool: %w", te.Err)
 	}
-	wrapped, err := tools.Wrap(env, cfg.Tools)
-	if err != nil {
-		_ = envs.Close(env) // Wrap closes the tools it built, not the inner env
-		return nil, fmt.Errorf("-tool: %w", err)
-	}
-	return wrapped, nil
+	return env, err
 }
 
 // play plays the episode k with p. Every failure (of the env, the policy,

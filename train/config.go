@@ -10,7 +10,7 @@ import (
 
 	"github.com/gemgo/gemgo/algo"
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/remote"
+	"github.com/gemgo/gemgo/envs/remote/client"
 	"github.com/gemgo/gemgo/policy"
 	"github.com/gemgo/gemgo/tools"
 )
@@ -263,7 +263,7 @@ func (c *Config) Validate() error {
 		bad("env.history = %q: allowed none, observations, actions", c.Env.History)
 	}
 	if c.Env.Remote != "" {
-		if err := remote.ValidateURL(c.Env.Remote); err != nil {
+		if err := client.ValidateURL(c.Env.Remote); err != nil {
 			bad("env.remote = %q: %v", c.Env.Remote, err)
 		}
 	}

@@ -6,34 +6,21 @@ import (
 	"math/rand/v2"
 
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/remote"
+	"github.com/gemgo/gemgo/envs/envbuild"
 	"github.com/gemgo/gemgo/policy"
 	"github.com/gemgo/gemgo/tools"
 )
 
-// envFactory returns a function that makes the configured env (in-process,
-// or on the env server env.remote names), wrapped with the configured tools
-// (run in this process) and so that the policy sees the configured history.
-// A remote env's session lives under ctx (the run's): an interrupt ends
-// the exchange it is waiting on, however silent the server.
+// envFactory returns a function that makes the configured env with
+// envbuild.Make: in-process or, with env.remote, on an env server (under
+// ctx, so that a run's Ctrl-C ends a wait on a silent server), wrapped in
+// env.tools and then in the history wrapper.
 func envFactory(ctx context.Context, reg *envs.Registry, ec EnvConfig) func() (envs.Env, error) {
 	return func() (envs.Env, error) {
-		var e envs.Env
-		var err error
-		if ec.Remote != "" {
-			e, err = remote.Dial(ctx, ec.Remote, ec.ID, envs.FromMap(ec.Options)...)
-		} else {
-			e, err = reg.Make(ec.ID, envs.FromMap(ec.Options)...)
-		}
-		if err != nil {
-			return nil, err
-		}
-		w, err := tools.Wrap(e, ec.Tools)
-		if err != nil {
-			_ = envs.Close(e)
-			return nil, err
-		}
-		return envs.WithHistory(w, ec.History, ec.HistoryKeep)
+		return envbuild.Make(ctx, reg, envbuild.Config{
+			ID: ec.ID, Remote: ec.Remote, Options: envs.FromMap(ec.Options), // fresh options for each env
+			Tools: ec.Tools, History: ec.History, HistoryKeep: ec.HistoryKeep,
+		})
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/envs"
-	"github.com/gemgo/gemgo/envs/remote"
+	"github.com/gemgo/gemgo/envs/remote/client"
 )
 
 // With a cap of 20 connections and idle and body timeouts of 300 ms: a
@@ -50,7 +50,7 @@ func TestConnectionLimits(t *testing.T) {
 		}
 	}()
 
-	env, err := remote.Dial(context.Background(), "ws://"+addr, "")
+	env, err := client.Dial(context.Background(), "ws://"+addr, "")
 	require.NoError(t, err)
 	defer envs.Close(env)
 	_, _, err = env.Reset(1)

@@ -18,7 +18,7 @@ import (
 
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/builtin"
-	"github.com/gemgo/gemgo/envs/remote"
+	"github.com/gemgo/gemgo/envs/remote/client"
 )
 
 func TestBadFlags(t *testing.T) {
@@ -61,7 +61,7 @@ func TestServeAndDrain(t *testing.T) {
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.JSONEq(t, `{"status":"healthy"}`, string(body))
 
-	env, err := remote.Dial(context.Background(), "ws://"+addr, "")
+	env, err := client.Dial(context.Background(), "ws://"+addr, "")
 	require.NoError(t, err)
 	obs, _, err := env.Reset(1)
 	require.NoError(t, err)
@@ -136,7 +136,7 @@ func TestAllowOptionFlag(t *testing.T) {
 			args = []string{"-allow-option", "word_file", "-option-cap", "timeout=0.5"}
 		}
 		addr, code, stderr := start(t, args...)
-		_, err := remote.Dial(context.Background(), "ws://"+addr, "game:Wordle-v0-hard", envs.With("word_file", words))
+		_, err := client.Dial(context.Background(), "ws://"+addr, "game:Wordle-v0-hard", envs.With("word_file", words))
 		if allow {
 			assert.NoError(t, err)
 			assert.Contains(t, stderr.String(), "clients may set the env options word_file")
@@ -144,7 +144,7 @@ func TestAllowOptionFlag(t *testing.T) {
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), "option word_file: a client of this server may not set it: it names a file on the server; remove it (its operator lets clients set it with cmd/envserver -allow-option word_file)")
 		}
-		_, err = remote.Dial(context.Background(), "ws://"+addr, "code:sample", envs.With("timeout", 1))
+		_, err = client.Dial(context.Background(), "ws://"+addr, "code:sample", envs.With("timeout", 1))
 		if allow {
 			require.Error(t, err, "the cap of 0.5 s refuses 1 s")
 			assert.Contains(t, err.Error(), "option timeout = 1 is above this server's cap of 0.5 for its clients")
@@ -172,7 +172,7 @@ func TestStopRemovesWarmWorkDirs(t *testing.T) {
 		opts = []envs.Option{envs.With("python", py)}
 	}
 	addr, code, stderr := start(t, args...)
-	env, err := remote.Dial(context.Background(), "ws://"+addr, "code:sample", opts...)
+	env, err := client.Dial(context.Background(), "ws://"+addr, "code:sample", opts...)
 	require.NoError(t, err)
 	_, _, err = env.Reset(1)
 	require.NoError(t, err)

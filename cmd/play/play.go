@@ -15,8 +15,8 @@ import (
 
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/builtin"
+	"github.com/gemgo/gemgo/envs/envbuild"
 	"github.com/gemgo/gemgo/internal/cli"
-	"github.com/gemgo/gemgo/tools"
 )
 
 // run is the whole command over the built-in registry.
@@ -78,18 +78,16 @@ func runWith(ctx context.Context, reg *envs.Registry, args []string, stdin io.Re
 		}
 		opts = append(opts, envs.With("style", *style))
 	}
-	env, err := reg.Make(*id, opts...)
+	env, err := envbuild.Make(ctx, reg, envbuild.Config{ID: *id, Options: opts, Tools: tls})
+	var te *envbuild.ToolsError
+	if errors.As(err, &te) {
+		fmt.Fprintf(stderr, "play: -tool: %v\n", te.Err)
+		return cli.ExitFailed
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "play: %v\n", err)
 		return cli.ExitFailed
 	}
-	wrapped, err := tools.Wrap(env, tls)
-	if err != nil {
-		_ = envs.Close(env)
-		fmt.Fprintf(stderr, "play: -tool: %v\n", err)
-		return cli.ExitFailed
-	}
-	env = wrapped
 	defer func() {
 		if err := envs.Close(env); err != nil {
 			fmt.Fprintf(stderr, "play: close: %v\n", err)

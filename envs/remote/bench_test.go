@@ -11,13 +11,14 @@ import (
 
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/remote"
+	"github.com/gemgo/gemgo/envs/remote/client"
 )
 
 // BenchmarkRemoteStep measures one step's round trip on loopback, one
 // session, episodes of GuessTheNumber replayed with fixed guesses.
 func BenchmarkRemoteStep(b *testing.B) {
 	_, url := serve(b, remote.Config{})
-	env, err := remote.Dial(context.Background(), url, "game:GuessTheNumber-v0-hard")
+	env, err := client.Dial(context.Background(), url, "game:GuessTheNumber-v0-hard")
 	require.NoError(b, err)
 	defer env.(interface{ Close() error }).Close()
 	_, _, err = env.Reset(1)
@@ -51,7 +52,7 @@ func BenchmarkRemoteLoad(b *testing.B) {
 		errs := make([]error, sessions)
 		conns := make([]envs.Env, sessions)
 		for i := range sessions { // connect all first: 1,000 sessions held at once
-			conns[i], errs[i] = remote.Dial(context.Background(), url, "game:GuessTheNumber-v0-hard")
+			conns[i], errs[i] = client.Dial(context.Background(), url, "game:GuessTheNumber-v0-hard")
 		}
 		if n := srv.Sessions(); n != sessions && firstErr(errs) == nil {
 			b.Fatalf("%d sessions open, want %d", n, sessions)

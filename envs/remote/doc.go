@@ -1,6 +1,11 @@
-// Package remote serves gemgo's envs over OpenEnv's protocol and plays
-// envs served that way: the Server behind cmd/envserver, and an Env that
-// talks to one.
+// Package remote serves gemgo's envs over OpenEnv's protocol: the Server
+// behind cmd/envserver. Its Go client, which plays envs served that way,
+// is package envs/remote/client; the message format both speak (message
+// types, error codes, the Error a server answers, number and text
+// encoding) is package envs/remote/wire. The server makes each session's
+// env with envbuild.Make (package envs/envbuild), under its policy on its
+// clients' options; the builder imports the client, never the server, so
+// the packages import each other one way only.
 //
 // The wire format is OpenEnv's. A WebSocket at /ws holds one session (one
 // env, one episode at a time); the client sends
@@ -17,7 +22,7 @@
 //	{"type":"state","data":{"episode_id":..., "step_count":1, "active":true, ...}}
 //	{"type":"error","data":{"message":..., "code":"EXECUTION_ERROR"}}
 //
-// with OpenEnv's error codes (the Code* constants). OpenEnv's clients strip
+// with OpenEnv's error codes (wire's Code* constants). OpenEnv's clients strip
 // reward, done and metadata from the observation dict, so terminated,
 // truncated and info travel inside it. The env is chosen by the route
 // (/e/{id}/ws), by env_id in the reset data, or by the server's default;
@@ -26,7 +31,7 @@
 // python, are refused unless Config.AllowOptions names them, and resource
 // options are capped, Config.OptionCaps), and so do tool wrappers (tools:
 // a list of tools.Spec in their JSON form), which the server serves only when its
-// Config.Tools allows their kinds, since they run on the server (Dialer's
+// Config.Tools allows their kinds, since they run on the server (client.Dialer's
 // Tools asks for them from Go). The HTTP routes /health, /metadata,
 // /schema, /reset, /step and /state (also under /e/{id}/) keep OpenEnv's
 // shapes; HTTP keeps no episode between requests, so POST /step replays

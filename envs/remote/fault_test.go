@@ -20,6 +20,8 @@ import (
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/envs/remote"
+	"github.com/gemgo/gemgo/envs/remote/client"
+	"github.com/gemgo/gemgo/envs/remote/wire"
 )
 
 const guessID = "game:GuessTheNumber-v0-hard"
@@ -87,7 +89,7 @@ func closeStatus(t *testing.T, c *websocket.Conn, within time.Duration) websocke
 // proof that a session is unaffected by faults in others.
 func playGuess(t *testing.T, url string, seed uint64) {
 	t.Helper()
-	far, err := remote.Dial(context.Background(), url, guessID)
+	far, err := client.Dial(context.Background(), url, guessID)
 	require.NoError(t, err)
 	defer far.(interface{ Close() error }).Close()
 	local, err := builtin.Registry().Make(guessID)
@@ -117,15 +119,15 @@ func TestFaultGarbageFrames(t *testing.T) {
 		frame string
 		code  string
 	}{
-		{websocket.MessageText, "garbage", remote.CodeInvalidJSON},
-		{websocket.MessageBinary, "\x00\xff\xfe", remote.CodeInvalidJSON},
-		{websocket.MessageText, `[1,2,3]`, remote.CodeInvalidJSON},
-		{websocket.MessageText, `{"type":"jump"}`, remote.CodeUnknownType},
-		{websocket.MessageText, `{"data":{}}`, remote.CodeUnknownType},
-		{websocket.MessageText, `{"type":"reset","data":{"seed":-3}}`, remote.CodeValidation},
-		{websocket.MessageText, `{"type":"reset","data":{"colour":1}}`, remote.CodeValidation},
-		{websocket.MessageText, `{"type":"reset","data":{"options":{"no_such":1}}}`, remote.CodeFactory},
-		{websocket.MessageText, `{"type":"reset","data":{"env_id":"game:Mastermind-v0-easy"}}`, remote.CodeValidation},
+		{websocket.MessageText, "garbage", wire.CodeInvalidJSON},
+		{websocket.MessageBinary, "\x00\xff\xfe", wire.CodeInvalidJSON},
+		{websocket.MessageText, `[1,2,3]`, wire.CodeInvalidJSON},
+		{websocket.MessageText, `{"type":"jump"}`, wire.CodeUnknownType},
+		{websocket.MessageText, `{"data":{}}`, wire.CodeUnknownType},
+		{websocket.MessageText, `{"type":"reset","data":{"seed":-3}}`, wire.CodeValidation},
+		{websocket.MessageText, `{"type":"reset","data":{"colour":1}}`, wire.CodeValidation},
+		{websocket.MessageText, `{"type":"reset","data":{"options":{"no_such":1}}}`, wire.CodeFactory},
+		{websocket.MessageText, `{"type":"reset","data":{"env_id":"game:Mastermind-v0-easy"}}`, wire.CodeValidation},
 	} {
 		send(t, c, tc.typ, tc.frame)
 		wantError(t, c, tc.code)
@@ -176,7 +178,7 @@ func TestFaultOversizedMessage(t *testing.T) {
 
 func TestFaultAbruptDisconnect(t *testing.T) {
 	srv, url := serve(t, remote.Config{})
-	other, err := remote.Dial(context.Background(), url, guessID)
+	other, err := client.Dial(context.Background(), url, guessID)
 	require.NoError(t, err)
 	defer other.(interface{ Close() error }).Close()
 	_, _, err = other.Reset(9)
@@ -254,13 +256,13 @@ func TestFaultClientNeverReads(t *testing.T) {
 
 func TestFaultStepBeforeResetAndAfterDone(t *testing.T) {
 	srv, url := serve(t, remote.Config{})
-	env, err := remote.Dial(context.Background(), url, guessID)
+	env, err := client.Dial(context.Background(), url, guessID)
 	require.NoError(t, err)
 	defer env.(interface{ Close() error }).Close()
 	_, err = env.Step(envs.Boxed("1"))
-	var re *remote.Error
+	var re *wire.Error
 	require.ErrorAs(t, err, &re)
-	assert.Equal(t, remote.CodeExecution, re.Code)
+	assert.Equal(t, wire.CodeExecution, re.Code)
 	assert.Contains(t, re.Message, "step before reset")
 
 	_, _, err = env.Reset(2)
@@ -272,7 +274,7 @@ func TestFaultStepBeforeResetAndAfterDone(t *testing.T) {
 	}
 	_, err = env.Step(envs.Boxed("1"))
 	require.ErrorAs(t, err, &re)
-	assert.Equal(t, remote.CodeExecution, re.Code)
+	assert.Equal(t, wire.CodeExecution, re.Code)
 	assert.Contains(t, re.Message, "after the episode ended")
 	_, _, err = env.Reset(3)
 	require.NoError(t, err, "a reset starts again after misuse")
@@ -285,10 +287,10 @@ func TestCapacityReached(t *testing.T) {
 	b := rawDial(t, url, nil)
 	require.Eventually(t, func() bool { return srv.Sessions() == 2 }, 5*time.Second, 10*time.Millisecond)
 	c := rawDial(t, url, nil)
-	wantError(t, c, remote.CodeCapacityReached)
+	wantError(t, c, wire.CodeCapacityReached)
 	assert.Equal(t, websocket.StatusTryAgainLater, closeStatus(t, c, 5*time.Second))
-	_, err := remote.Dial(context.Background(), url, guessID)
-	require.ErrorContains(t, err, remote.CodeCapacityReached)
+	_, err := client.Dial(context.Background(), url, guessID)
+	require.ErrorContains(t, err, wire.CodeCapacityReached)
 
 	send(t, a, websocket.MessageText, `{"type":"close"}`)
 	assert.Equal(t, websocket.StatusNormalClosure, closeStatus(t, a, 5*time.Second))
@@ -335,5 +337,5 @@ func TestShutdownClosesSessions(t *testing.T) {
 	resp.Body.Close()
 	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode, "a draining replica fails its health check")
 	c := rawDial(t, url, nil)
-	wantError(t, c, remote.CodeCapacityReached)
+	wantError(t, c, wire.CodeCapacityReached)
 }

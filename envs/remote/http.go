@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/remote/wire"
 )
 
 func (s *Server) routes() {
@@ -107,7 +108,7 @@ func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.replay(w, r, body, msgReset)
+	s.replay(w, r, body, wire.MsgReset)
 }
 
 // handleStep replays an episode on a fresh env: Reset(seed), the earlier
@@ -120,7 +121,7 @@ func (s *Server) handleStep(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.replay(w, r, body, msgStep)
+	s.replay(w, r, body, wire.MsgStep)
 }
 
 // replay runs one HTTP reset or step in a throwaway session.
@@ -130,7 +131,7 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request, body []byte, kin
 		body = []byte("{}")
 	}
 	if err := json.Unmarshal(body, &top); err != nil || top == nil {
-		writeCodeError(w, errorf(CodeInvalidJSON, "the body is a JSON object"))
+		writeCodeError(w, wire.Errorf(wire.CodeInvalidJSON, "the body is a JSON object"))
 		return
 	}
 	resetData := map[string]json.RawMessage{}
@@ -138,11 +139,11 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request, body []byte, kin
 	var earlier []json.RawMessage
 	for k, v := range top {
 		switch {
-		case k == "action" && kind == msgStep:
+		case k == "action" && kind == wire.MsgStep:
 			action = v
-		case k == "actions" && kind == msgStep:
+		case k == "actions" && kind == wire.MsgStep:
 			if err := json.Unmarshal(v, &earlier); err != nil {
-				writeCodeError(w, errorf(CodeValidation, "step: actions must be a list of earlier actions ({\"message\": ...} each)"))
+				writeCodeError(w, wire.Errorf(wire.CodeValidation, "step: actions must be a list of earlier actions ({\"message\": ...} each)"))
 				return
 			}
 		case k == "timeout_s" || k == "request_id":
@@ -153,9 +154,9 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request, body []byte, kin
 	}
 	ss := &session{srv: s, routeID: r.PathValue("id")}
 	defer ss.closeEnv()
-	req, werr := decodeData(msgReset, resetData)
-	if werr == nil && kind == msgStep && !req.HasSeed {
-		werr = errorf(CodeValidation, "step over HTTP needs the episode's seed (and its earlier actions in \"actions\"): HTTP keeps no episode between requests; use the WebSocket at /ws for sessions")
+	req, werr := decodeData(wire.MsgReset, resetData)
+	if werr == nil && kind == wire.MsgStep && !req.HasSeed {
+		werr = wire.Errorf(wire.CodeValidation, "step over HTTP needs the episode's seed (and its earlier actions in \"actions\"): HTTP keeps no episode between requests; use the WebSocket at /ws for sessions")
 	}
 	if werr != nil {
 		writeCodeError(w, werr)
@@ -166,17 +167,17 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request, body []byte, kin
 		return
 	}
 	var out map[string]any
-	capture := func(data map[string]any, e *Error) { out, werr = data, e }
+	capture := func(data map[string]any, e *wire.Error) { out, werr = data, e }
 	ss.httpReset(req, capture)
 	for i, raw := range append(earlier, action) {
-		if werr != nil || kind != msgStep {
+		if werr != nil || kind != wire.MsgStep {
 			break
 		}
 		if raw == nil {
-			werr = errorf(CodeValidation, "step: the body has no \"action\": {\"action\": {\"message\": \"...\"}}")
+			werr = wire.Errorf(wire.CodeValidation, "step: the body has no \"action\": {\"action\": {\"message\": \"...\"}}")
 			break
 		}
-		a, e := decodeData(msgStep, objectOf(raw))
+		a, e := decodeData(wire.MsgStep, objectOf(raw))
 		if e != nil {
 			e.Message = "action " + strconv.Itoa(i) + ": " + e.Message
 			werr = e
@@ -191,7 +192,7 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request, body []byte, kin
 	writeValue(w, http.StatusOK, out)
 }
 
-func (ss *session) httpReset(req request, capture func(map[string]any, *Error)) {
+func (ss *session) httpReset(req request, capture func(map[string]any, *wire.Error)) {
 	seed := req.Seed
 	if !req.HasSeed {
 		seed = newSeed()
@@ -207,9 +208,9 @@ func (ss *session) httpReset(req request, capture func(map[string]any, *Error)) 
 	capture(ss.observation(obs, nil, false, false, info), nil)
 }
 
-func (ss *session) httpStep(action string, capture func(map[string]any, *Error)) {
+func (ss *session) httpStep(action string, capture func(map[string]any, *wire.Error)) {
 	if !ss.active {
-		capture(nil, errorf(CodeExecution, "step after the episode ended (done was true): %v", envs.ErrNotReset))
+		capture(nil, wire.Errorf(wire.CodeExecution, "step after the episode ended (done was true): %v", envs.ErrNotReset))
 		return
 	}
 	var st envs.Step
@@ -224,10 +225,10 @@ func (ss *session) httpStep(action string, capture func(map[string]any, *Error))
 }
 
 // decodeData decodes the data of a message of type typ.
-func decodeData(typ string, data map[string]json.RawMessage) (request, *Error) {
+func decodeData(typ string, data map[string]json.RawMessage) (request, *wire.Error) {
 	frame, err := json.Marshal(map[string]any{"type": typ, "data": data})
 	if err != nil {
-		return request{}, errorf(CodeValidation, "%s: %v", typ, err)
+		return request{}, wire.Errorf(wire.CodeValidation, "%s: %v", typ, err)
 	}
 	return decodeRequest(frame)
 }
@@ -261,17 +262,17 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, bool
 // httpStatus maps an OpenEnv code to an HTTP status.
 func httpStatus(code string) int {
 	switch code {
-	case CodeFactory:
+	case wire.CodeFactory:
 		return http.StatusNotFound
-	case CodeExecution:
+	case wire.CodeExecution:
 		return http.StatusConflict
-	case CodeCapacityReached:
+	case wire.CodeCapacityReached:
 		return http.StatusServiceUnavailable
 	}
 	return http.StatusUnprocessableEntity
 }
 
-func writeCodeError(w http.ResponseWriter, e *Error) {
+func writeCodeError(w http.ResponseWriter, e *wire.Error) {
 	writeJSON(w, httpStatus(e.Code), map[string]any{"detail": e.Message, "code": e.Code})
 }
 
@@ -287,9 +288,9 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // writeValue writes v with the typed-number encoding of the WebSocket.
 func writeValue(w http.ResponseWriter, status int, v map[string]any) {
-	msg, err := encodeJSON(v)
+	msg, err := wire.EncodeJSON(v)
 	if err != nil {
-		writeCodeError(w, errorf(CodeExecution, "encode reply: %v", err))
+		writeCodeError(w, wire.Errorf(wire.CodeExecution, "encode reply: %v", err))
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")

@@ -14,6 +14,8 @@ import (
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/envs/remote"
+	"github.com/gemgo/gemgo/envs/remote/client"
+	"github.com/gemgo/gemgo/envs/remote/wire"
 )
 
 func getJSON(t *testing.T, method, url, body string) (int, map[string]any) {
@@ -85,12 +87,12 @@ func TestHTTPRoutes(t *testing.T) {
 	assert.Contains(t, m["detail"], "seed")
 	code, m = getJSON(t, "POST", base+"/reset", `{"seed": 1}`)
 	assert.Equal(t, http.StatusUnprocessableEntity, code, "no env named and no default")
-	assert.Equal(t, remote.CodeValidation, m["code"])
+	assert.Equal(t, wire.CodeValidation, m["code"])
 	code, _ = getJSON(t, "POST", base+"/reset", `{"seed": 1, "env_id": "game:Nope"}`)
 	assert.Equal(t, http.StatusNotFound, code)
 	code, m = getJSON(t, "POST", base+"/reset", `not json`)
 	assert.Equal(t, http.StatusUnprocessableEntity, code)
-	assert.Equal(t, remote.CodeInvalidJSON, m["code"])
+	assert.Equal(t, wire.CodeInvalidJSON, m["code"])
 	big := bytes.Repeat([]byte("x"), remote.DefaultMaxMessageBytes+1)
 	resp, err := http.Post(base+"/reset", "application/json", bytes.NewReader(big))
 	require.NoError(t, err)
@@ -123,7 +125,7 @@ func TestEnvChoice(t *testing.T) {
 		{url + "/e/" + guessID, "", nil, guessID},
 		{url + "/e/" + guessID + "/ws", guessID, []envs.Option{envs.With("style", "brief")}, guessID},
 	} {
-		env, err := remote.Dial(t.Context(), tc.url, tc.id, tc.opts...)
+		env, err := client.Dial(t.Context(), tc.url, tc.id, tc.opts...)
 		require.NoError(t, err, tc.url)
 		obs, info, err := env.Reset(1)
 		require.NoError(t, err)
@@ -135,14 +137,14 @@ func TestEnvChoice(t *testing.T) {
 		assert.Equal(t, linfo, info)
 		require.NoError(t, env.(interface{ Close() error }).Close())
 	}
-	_, err = remote.Dial(t.Context(), url+"/e/"+guessID, "game:Mastermind-v0-easy")
+	_, err = client.Dial(t.Context(), url+"/e/"+guessID, "game:Mastermind-v0-easy")
 	assert.ErrorContains(t, err, "differs from the route's env")
-	_, err = remote.Dial(t.Context(), url, guessID, envs.With("no_such_option", 1))
-	assert.ErrorContains(t, err, remote.CodeFactory)
+	_, err = client.Dial(t.Context(), url, guessID, envs.With("no_such_option", 1))
+	assert.ErrorContains(t, err, wire.CodeFactory)
 	assert.ErrorContains(t, err, "unknown option no_such_option")
-	_, err = remote.Dial(t.Context(), url+"/e/game:Sudokuu-v0-easy", "")
+	_, err = client.Dial(t.Context(), url+"/e/game:Sudokuu-v0-easy", "")
 	assert.ErrorContains(t, err, "did you mean game:Sudoku-v0-easy")
-	_, err = remote.Dial(t.Context(), "127.0.0.1:1", guessID)
+	_, err = client.Dial(t.Context(), "127.0.0.1:1", guessID)
 	assert.ErrorContains(t, err, "want ws://host:port")
 	_, err = remote.NewServer(reg, remote.Config{DefaultID: "game:Nope"})
 	assert.ErrorContains(t, err, "unknown env id")

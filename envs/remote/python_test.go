@@ -13,6 +13,7 @@ import (
 
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/remote"
+	"github.com/gemgo/gemgo/envs/remote/client"
 )
 
 // pythonWithWebsockets finds a python3 that imports websockets, or skips.
@@ -50,7 +51,7 @@ func runPython(t *testing.T, py string, args ...string) map[string]any {
 // goEpisode plays the episode with the Go client.
 func goEpisode(t *testing.T, url, id string, seed uint64, actions []string) (obs []any, rewards []any) {
 	t.Helper()
-	env, err := remote.Dial(context.Background(), url, id)
+	env, err := client.Dial(context.Background(), url, id)
 	require.NoError(t, err)
 	defer env.(interface{ Close() error }).Close()
 	o, _, err := env.Reset(seed)

@@ -16,6 +16,7 @@ import (
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/gemgo/gemgo/envs/remote"
+	"github.com/gemgo/gemgo/envs/remote/client"
 )
 
 // serve starts a server of the built-in envs on a loopback port; it stops
@@ -93,7 +94,7 @@ func checkRemote(t *testing.T, url, id string) {
 		check = []envtest.Option{envtest.Episodes(2), envtest.Mutations(4)}
 	}
 	envtest.CheckEnv(t, func() (envs.Env, error) {
-		return remote.Dial(context.Background(), url, id, opts...)
+		return client.Dial(context.Background(), url, id, opts...)
 	}, check...)
 }
 
@@ -109,7 +110,7 @@ func TestRemoteEqualsInProcess(t *testing.T) {
 			if err != nil {
 				t.Skipf("%s: %v", id, err)
 			}
-			far, err := remote.Dial(context.Background(), url, id)
+			far, err := client.Dial(context.Background(), url, id)
 			require.NoError(t, err)
 			defer far.(interface{ Close() error }).Close()
 			ls, lok := envs.SamplerOf(local)

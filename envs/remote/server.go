@@ -16,6 +16,8 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/envbuild"
+	"github.com/gemgo/gemgo/envs/remote/wire"
 	"github.com/gemgo/gemgo/tools"
 )
 
@@ -185,7 +187,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	if werr != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), s.cfg.WriteTimeout)
 		defer cancel()
-		if msg, err := encodeMessage(msgError, errorData(werr)); err == nil {
+		if msg, err := wire.EncodeMessage(wire.MsgError, errorData(werr)); err == nil {
 			_ = conn.Write(ctx, websocket.MessageText, msg)
 		}
 		_ = conn.Close(websocket.StatusTryAgainLater, werr.Message)
@@ -197,14 +199,14 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 
 // admit registers a session, or refuses it when the server is full or
 // shutting down.
-func (s *Server) admit(conn *websocket.Conn, routeID string) (*session, *Error) {
+func (s *Server) admit(conn *websocket.Conn, routeID string) (*session, *wire.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closing {
-		return nil, errorf(CodeCapacityReached, "the server is shutting down: connect to another replica")
+		return nil, wire.Errorf(wire.CodeCapacityReached, "the server is shutting down: connect to another replica")
 	}
 	if n := s.active.Load(); n >= int64(s.cfg.MaxSessions) {
-		return nil, errorf(CodeCapacityReached, "the server holds its maximum of %d sessions: retry later or connect to another replica", s.cfg.MaxSessions)
+		return nil, wire.Errorf(wire.CodeCapacityReached, "the server holds its maximum of %d sessions: retry later or connect to another replica", s.cfg.MaxSessions)
 	}
 	ss := newSession(s, conn, routeID)
 	s.sessions[ss] = struct{}{}
@@ -233,10 +235,10 @@ func (s *Server) checkID(id string) error {
 
 // resolveID picks the env of a request: the route's, the data's (they
 // must agree) or the server's default.
-func (s *Server) resolveID(routeID, dataID string) (string, *Error) {
+func (s *Server) resolveID(routeID, dataID string) (string, *wire.Error) {
 	switch {
 	case routeID != "" && dataID != "" && routeID != dataID:
-		return "", errorf(CodeValidation, "env_id %s differs from the route's env %q: name one env", envs.Excerpt(dataID), routeID)
+		return "", wire.Errorf(wire.CodeValidation, "env_id %s differs from the route's env %q: name one env", envs.Excerpt(dataID), routeID)
 	case routeID != "":
 		return routeID, nil
 	case dataID != "":
@@ -244,37 +246,45 @@ func (s *Server) resolveID(routeID, dataID string) (string, *Error) {
 	case s.cfg.DefaultID != "":
 		return s.cfg.DefaultID, nil
 	}
-	return "", errorf(CodeValidation, "no env named: connect to /e/{id}/ws or give reset data {\"env_id\": \"game:GuessTheNumber-v0-easy\"} (the server has no default env; cmd/envserver -env sets one)")
+	return "", wire.Errorf(wire.CodeValidation, "no env named: connect to /e/{id}/ws or give reset data {\"env_id\": \"game:GuessTheNumber-v0-easy\"} (the server has no default env; cmd/envserver -env sets one)")
 }
 
-// makeEnv makes an env, wrapped with the tools of specs, turning a panic
-// in its factory into an error.
-func (s *Server) makeEnv(id string, options map[string]any, specs []tools.Spec) (env envs.Env, werr *Error) {
+// makeEnv makes an env for a client with envbuild.Make, under the
+// server's policy on its clients' options and wrapped with the tools of
+// specs (already checked by checkTools), turning a panic in its factory
+// into an error. The env plays here, with no history wrapper: a client
+// that wants one wraps its own side.
+func (s *Server) makeEnv(id string, options map[string]any, specs []tools.Spec) (env envs.Env, werr *wire.Error) {
 	defer func() {
 		if p := recover(); p != nil {
-			env, werr = nil, errorf(CodeFactory, "make %s: panic: %v", id, p)
+			env, werr = nil, wire.Errorf(wire.CodeFactory, "make %s: panic: %v", id, p)
 		}
 	}()
 	policy := envs.ClientPolicy{Allow: s.cfg.AllowOptions, Caps: s.cfg.OptionCaps}
-	e, err := s.reg.MakeForClient(id, policy, envs.FromMap(options)...)
+	e, err := envbuild.Make(context.Background(), s.reg, envbuild.Config{
+		ID: id, Options: envs.FromMap(options), Tools: specs, Client: &policy,
+	})
 	if err != nil {
-		return nil, optionError(err)
+		return nil, optionError(id, err)
 	}
-	return wrapTools(e, id, specs)
+	return e, nil
 }
 
 // optionError is the error of a reset whose env could not be made: a
 // VALIDATION_ERROR naming the operator's flag for an option a client may
 // not set, a FACTORY_ERROR otherwise.
-func optionError(err error) *Error {
+func optionError(id string, err error) *wire.Error {
 	var ce *envs.ClientOptionError
+	var te *envbuild.ToolsError
 	switch {
+	case errors.As(err, &te):
+		return wire.Errorf(wire.CodeFactory, "wrap %s with tools: %v", id, te.Err)
 	case !errors.As(err, &ce):
-		return errorf(CodeFactory, "%v", err)
+		return wire.Errorf(wire.CodeFactory, "%v", err)
 	case ce.Resource:
-		return errorf(CodeValidation, "%v (its operator sets the cap with cmd/envserver -option-cap %s=N)", err, ce.Name)
+		return wire.Errorf(wire.CodeValidation, "%v (its operator sets the cap with cmd/envserver -option-cap %s=N)", err, ce.Name)
 	}
-	return errorf(CodeValidation, "%v; remove it (its operator lets clients set it with cmd/envserver -allow-option %s)", err, ce.Name)
+	return wire.Errorf(wire.CodeValidation, "%v; remove it (its operator lets clients set it with cmd/envserver -allow-option %s)", err, ce.Name)
 }
 
 // newSeed picks the seed of a reset that gave none; the observation
@@ -287,6 +297,6 @@ func newSeed() uint64 {
 
 func (s *Server) newEpisodeID() string { return fmt.Sprintf("ep-%d", s.episodes.Add(1)) }
 
-func errorData(e *Error) map[string]any {
+func errorData(e *wire.Error) map[string]any {
 	return map[string]any{"message": e.Message, "code": e.Code}
 }

@@ -5,13 +5,13 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"reflect"
 	"sync"
 	"time"
 
 	"github.com/coder/websocket"
 
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/remote/wire"
 )
 
 // session is one WebSocket connection: one env, one episode at a time. Its
@@ -111,10 +111,10 @@ func (ss *session) run() {
 // reply sends one message; false when the client did not take it in time
 // (the session is then dropped).
 func (ss *session) reply(typ string, data any) bool {
-	msg, err := encodeMessage(typ, data)
+	msg, err := wire.EncodeMessage(typ, data)
 	if err != nil {
-		typ, data = msgError, errorData(errorf(CodeExecution, "encode reply: %v", err))
-		msg, _ = encodeMessage(typ, data)
+		typ, data = wire.MsgError, errorData(wire.Errorf(wire.CodeExecution, "encode reply: %v", err))
+		msg, _ = wire.EncodeMessage(typ, data)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), ss.srv.cfg.WriteTimeout)
 	defer cancel()
@@ -125,7 +125,7 @@ func (ss *session) reply(typ string, data any) bool {
 	return true
 }
 
-func (ss *session) replyError(e *Error) bool { return ss.reply(msgError, errorData(e)) }
+func (ss *session) replyError(e *wire.Error) bool { return ss.reply(wire.MsgError, errorData(e)) }
 
 // handle answers one frame; true when the session is over.
 func (ss *session) handle(frame []byte) (quit bool) {
@@ -134,30 +134,30 @@ func (ss *session) handle(frame []byte) (quit bool) {
 		return !ss.replyError(werr)
 	}
 	switch req.Type {
-	case msgClose:
+	case wire.MsgClose:
 		_ = ss.conn.Close(websocket.StatusNormalClosure, "closed by the client")
 		return true
-	case msgDescribe:
+	case wire.MsgDescribe:
 		if werr := ss.ensureEnv(req); werr != nil {
 			return !ss.replyError(werr)
 		}
-		return !ss.reply(msgDescribe, ss.describe())
-	case msgReset:
+		return !ss.reply(wire.MsgDescribe, ss.describe())
+	case wire.MsgReset:
 		return !ss.reset(req)
-	case msgStep:
+	case wire.MsgStep:
 		return !ss.step(req.Action)
-	case msgState:
-		return !ss.reply(msgState, ss.state())
-	case msgSample:
+	case wire.MsgState:
+		return !ss.reply(wire.MsgState, ss.state())
+	case wire.MsgSample:
 		return ss.sample()
-	default: // msgRand outside a sample
-		return !ss.replyError(errorf(CodeValidation, "rand: no sample is in progress"))
+	default: // wire.MsgRand outside a sample
+		return !ss.replyError(wire.Errorf(wire.CodeValidation, "rand: no sample is in progress"))
 	}
 }
 
 // ensureEnv makes the env that req's env id, options and tools name,
 // reusing the current one when they are the same, or when none is given.
-func (ss *session) ensureEnv(req request) *Error {
+func (ss *session) ensureEnv(req request) *wire.Error {
 	if ss.env != nil && req.EnvID == "" && req.Options == nil && req.Tools == nil {
 		return nil
 	}
@@ -171,13 +171,17 @@ func (ss *session) ensureEnv(req request) *Error {
 	var key bytes.Buffer
 	key.WriteString(id)
 	key.WriteByte(0)
-	if err := appendValue(&key, reflect.ValueOf(req.Options)); err != nil {
-		return errorf(CodeValidation, "options: %v", err)
+	opts, err := wire.EncodeJSON(req.Options)
+	if err != nil {
+		return wire.Errorf(wire.CodeValidation, "options: %v", err)
 	}
+	key.Write(opts)
 	key.WriteByte(0)
-	if err := appendValue(&key, reflect.ValueOf(req.Tools)); err != nil {
-		return errorf(CodeValidation, "tools: %v", err)
+	specs, err := wire.EncodeJSON(req.Tools)
+	if err != nil {
+		return wire.Errorf(wire.CodeValidation, "tools: %v", err)
 	}
+	key.Write(specs)
 	if ss.env != nil && key.String() == ss.envKey {
 		return nil
 	}
@@ -199,15 +203,15 @@ func (ss *session) closeEnv() {
 
 // guard runs an env call, turning a panic into EXECUTION_ERROR; the env is
 // then dropped (its state is unknown) and the next reset makes a new one.
-func (ss *session) guard(what string, f func() error) (werr *Error) {
+func (ss *session) guard(what string, f func() error) (werr *wire.Error) {
 	defer func() {
 		if p := recover(); p != nil {
 			ss.closeEnv()
-			werr = errorf(CodeExecution, "%s: the env panicked: %v (send reset to start again)", what, p)
+			werr = wire.Errorf(wire.CodeExecution, "%s: the env panicked: %v (send reset to start again)", what, p)
 		}
 	}()
 	if err := f(); err != nil {
-		return errorf(CodeExecution, "%s: %v", what, err)
+		return wire.Errorf(wire.CodeExecution, "%s: %v", what, err)
 	}
 	return nil
 }
@@ -235,15 +239,15 @@ func (ss *session) reset(req request) bool {
 	if ss.episodeID == "" {
 		ss.episodeID = ss.srv.newEpisodeID()
 	}
-	return ss.reply(msgObservation, ss.observation(obs, nil, false, false, info))
+	return ss.reply(wire.MsgObservation, ss.observation(obs, nil, false, false, info))
 }
 
 func (ss *session) step(action string) bool {
 	switch {
 	case ss.env == nil || ss.episodeID == "":
-		return ss.replyError(errorf(CodeExecution, "step before reset: %v", envs.ErrNotReset))
+		return ss.replyError(wire.Errorf(wire.CodeExecution, "step before reset: %v", envs.ErrNotReset))
 	case !ss.active:
-		return ss.replyError(errorf(CodeExecution, "step after the episode ended (done was true): %v", envs.ErrNotReset))
+		return ss.replyError(wire.Errorf(wire.CodeExecution, "step after the episode ended (done was true): %v", envs.ErrNotReset))
 	}
 	var st envs.Step
 	werr := ss.guard(fmt.Sprintf("step %d of %s seed %d", ss.steps+1, ss.envID, ss.seed), func() (err error) {
@@ -258,7 +262,7 @@ func (ss *session) step(action string) bool {
 		ss.active = false
 	}
 	reward := st.Reward
-	return ss.reply(msgObservation, ss.observation(st.Obs, &reward, st.Terminated, st.Truncated, st.Info))
+	return ss.reply(wire.MsgObservation, ss.observation(st.Obs, &reward, st.Terminated, st.Truncated, st.Info))
 }
 
 // observation is the data of an observation message. OpenEnv's clients
@@ -274,7 +278,7 @@ func (ss *session) observation(text string, reward *float64, terminated, truncat
 		"episode_id": ss.episodeID,
 		"step_count": ss.steps,
 	}
-	putText(obs, "text", text)
+	wire.PutText(obs, "text", text)
 	return map[string]any{"observation": obs, "reward": reward, "done": terminated || truncated}
 }
 
@@ -306,7 +310,7 @@ func (ss *session) describe() map[string]any {
 const maxDraws = 1 << 16
 
 // sampleAbort ends a sample whose client broke the rand exchange.
-type sampleAbort struct{ werr *Error }
+type sampleAbort struct{ werr *wire.Error }
 
 // wireSource is a rand.Source whose numbers come from the client: each
 // Uint64 sends {"type":"rand"} and reads {"type":"rand","data":{"value":
@@ -320,9 +324,9 @@ type wireSource struct {
 
 func (w *wireSource) Uint64() uint64 {
 	if w.n++; w.n > maxDraws {
-		panic(sampleAbort{errorf(CodeSession, "sample: more than %d random numbers drawn", maxDraws)})
+		panic(sampleAbort{wire.Errorf(wire.CodeSession, "sample: more than %d random numbers drawn", maxDraws)})
 	}
-	if !w.ss.reply(msgRand, map[string]any{}) {
+	if !w.ss.reply(wire.MsgRand, map[string]any{}) {
 		panic(sampleAbort{})
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), w.ss.srv.cfg.WriteTimeout)
@@ -332,8 +336,8 @@ func (w *wireSource) Uint64() uint64 {
 		panic(sampleAbort{})
 	}
 	req, werr := decodeRequest(frame)
-	if werr == nil && req.Type != msgRand {
-		werr = errorf(CodeSession, "sample: got %q while the server waited for rand", req.Type)
+	if werr == nil && req.Type != wire.MsgRand {
+		werr = wire.Errorf(wire.CodeSession, "sample: got %q while the server waited for rand", req.Type)
 	}
 	if werr != nil {
 		panic(sampleAbort{werr})
@@ -345,11 +349,11 @@ func (w *wireSource) Uint64() uint64 {
 // session is over.
 func (ss *session) sample() (quit bool) {
 	if ss.env == nil {
-		return !ss.replyError(errorf(CodeExecution, "sample before describe or reset: no env yet"))
+		return !ss.replyError(wire.Errorf(wire.CodeExecution, "sample before describe or reset: no env yet"))
 	}
 	sampler, ok := envs.SamplerOf(ss.env)
 	if !ok {
-		return !ss.replyError(errorf(CodeExecution, "env %s has no SampleAction", ss.envID))
+		return !ss.replyError(wire.Errorf(wire.CodeExecution, "env %s has no SampleAction", ss.envID))
 	}
 	var action string
 	var abort *sampleAbort
@@ -360,12 +364,12 @@ func (ss *session) sample() (quit bool) {
 					abort = &a
 					return
 				}
-				abort = &sampleAbort{errorf(CodeExecution, "sample: the env panicked: %v", p)}
+				abort = &sampleAbort{wire.Errorf(wire.CodeExecution, "sample: the env panicked: %v", p)}
 			}
 		}()
 		action = sampler.SampleAction(rand.New(&wireSource{ss: ss}))
 	}()
-	if abort != nil && abort.werr != nil && abort.werr.Code == CodeExecution {
+	if abort != nil && abort.werr != nil && abort.werr.Code == wire.CodeExecution {
 		return !ss.replyError(abort.werr) // the env failed; the exchange is in step
 	}
 	if abort != nil {
@@ -376,6 +380,6 @@ func (ss *session) sample() (quit bool) {
 		return true
 	}
 	data := map[string]any{}
-	putText(data, "message", action)
-	return !ss.reply(msgAction, data)
+	wire.PutText(data, "message", action)
+	return !ss.reply(wire.MsgAction, data)
 }

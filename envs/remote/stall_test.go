@@ -12,6 +12,7 @@ import (
 
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/remote"
+	"github.com/gemgo/gemgo/envs/remote/client"
 	"github.com/gemgo/gemgo/internal/stalltest"
 )
 
@@ -30,12 +31,12 @@ func TestDialSilentServer(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(200*time.Millisecond, cancel)
 	start := time.Now()
-	_, err := remote.Dial(ctx, url, guessID)
+	_, err := client.Dial(ctx, url, guessID)
 	require.Error(t, err)
 	assert.Less(t, time.Since(start), stallBound)
 	assert.ErrorIs(t, err, context.Canceled)
 
-	d := remote.Dialer{DialTimeout: 300 * time.Millisecond}
+	d := client.Dialer{DialTimeout: 300 * time.Millisecond}
 	start = time.Now()
 	_, err = d.Dial(context.Background(), url, guessID)
 	require.Error(t, err)
@@ -54,7 +55,7 @@ func TestSessionStallsMidway(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	env, err := remote.Dial(ctx, "ws://"+proxy.Addr(), guessID)
+	env, err := client.Dial(ctx, "ws://"+proxy.Addr(), guessID)
 	require.NoError(t, err)
 	_, _, err = env.Reset(1)
 	require.NoError(t, err, "the proxy forwards until it stalls")
@@ -82,7 +83,7 @@ func TestSessionStallsMidway(t *testing.T) {
 
 	// The same stall without a cancel: the exchange's timeout ends it.
 	proxy2 := stalltest.NewProxy(t, strings.TrimPrefix(url, "ws://"))
-	d := remote.Dialer{Timeout: 300 * time.Millisecond}
+	d := client.Dialer{Timeout: 300 * time.Millisecond}
 	env2, err := d.Dial(context.Background(), "ws://"+proxy2.Addr(), guessID)
 	require.NoError(t, err)
 	_, _, err = env2.Reset(1)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gemgo/gemgo/corpora"
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/remote/wire"
 	"github.com/gemgo/gemgo/tools"
 )
 
@@ -50,33 +51,20 @@ func checkToolsAllowed(kinds []string) error {
 
 // checkTools applies the server's tool policy to a reset's specs (already
 // checked by tools.ValidateSpecs).
-func (s *Server) checkTools(typ string, specs []tools.Spec) *Error {
+func (s *Server) checkTools(typ string, specs []tools.Spec) *wire.Error {
 	for i, sp := range specs {
 		kind := sp.Resolved().Name
 		switch {
 		case len(s.cfg.Tools) == 0:
-			return errorf(CodeValidation, "%s: tools[%d].name = %s: this server serves no tools (its operator allows them with cmd/envserver -tools %s)", typ, i, envs.Excerpt(sp.Name), strings.Join(ServableTools, ","))
+			return wire.Errorf(wire.CodeValidation, "%s: tools[%d].name = %s: this server serves no tools (its operator allows them with cmd/envserver -tools %s)", typ, i, envs.Excerpt(sp.Name), strings.Join(ServableTools, ","))
 		case !slices.Contains(s.cfg.Tools, kind):
-			return errorf(CodeValidation, "%s: tools[%d].name = %s: this server serves only %s tools", typ, i, envs.Excerpt(sp.Name), strings.Join(s.cfg.Tools, ", "))
+			return wire.Errorf(wire.CodeValidation, "%s: tools[%d].name = %s: this server serves only %s tools", typ, i, envs.Excerpt(sp.Name), strings.Join(s.cfg.Tools, ", "))
 		}
 		for _, k := range hostKeys {
 			if k.set(sp) {
-				return errorf(CodeValidation, "%s: tools[%d].%s: a client may not set it: it %s; remove it", typ, i, k.name, k.what)
+				return wire.Errorf(wire.CodeValidation, "%s: tools[%d].%s: a client may not set it: it %s; remove it", typ, i, k.name, k.what)
 			}
 		}
 	}
 	return nil
-}
-
-// wrapTools wraps env with the tools of specs; on failure env is closed.
-func wrapTools(env envs.Env, id string, specs []tools.Spec) (envs.Env, *Error) {
-	if len(specs) == 0 {
-		return env, nil
-	}
-	w, err := tools.Wrap(env, specs)
-	if err != nil {
-		_ = envs.Close(env)
-		return nil, errorf(CodeFactory, "wrap %s with tools: %v", id, err)
-	}
-	return w, nil
 }

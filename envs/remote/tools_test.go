@@ -13,6 +13,8 @@ import (
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/gemgo/gemgo/envs/remote"
+	"github.com/gemgo/gemgo/envs/remote/client"
+	"github.com/gemgo/gemgo/envs/remote/wire"
 	"github.com/gemgo/gemgo/sandbox"
 	"github.com/gemgo/gemgo/tools"
 )
@@ -35,7 +37,7 @@ func needPython(t *testing.T) {
 
 // dialTools dials id wrapped with specs on the server.
 func dialTools(t *testing.T, url, id string, specs []tools.Spec) (envs.Env, error) {
-	d := remote.Dialer{Tools: specs}
+	d := client.Dialer{Tools: specs}
 	return d.Dial(context.Background(), url, id)
 }
 
@@ -163,7 +165,7 @@ func TestRemoteToolsValidation(t *testing.T) {
 		send(t, c, 1, `{"type":"reset","data":{"seed":1,"env_id":"math:Products-v0","tools":`+tc.tools+`}}`)
 		typ, data := recv(t, c)
 		require.Equal(t, "error", typ, "%s: %v", tc.tools, data)
-		assert.Equal(t, remote.CodeValidation, data["code"], "%s", tc.tools)
+		assert.Equal(t, wire.CodeValidation, data["code"], "%s", tc.tools)
 		assert.Contains(t, data["message"], tc.want, "%s", tc.tools)
 	}
 	send(t, c, 1, `{"type":"reset","data":{"seed":1,"env_id":"qa:Fictional-v0-onehop","tools":[{"name":"search","topk":1}]}}`)
@@ -198,7 +200,7 @@ func TestRemoteToolsOffByDefault(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "VALIDATION_ERROR")
 	assert.Contains(t, err.Error(), "this server serves no tools (its operator allows them with cmd/envserver -tools python,search)")
-	env, err := remote.Dial(context.Background(), url, "math:Products-v0")
+	env, err := client.Dial(context.Background(), url, "math:Products-v0")
 	require.NoError(t, err, "the same server plays the env without tools")
 	require.NoError(t, env.(interface{ Close() error }).Close())
 
@@ -236,7 +238,7 @@ func TestRemoteToolsHTTP(t *testing.T) {
 
 	code, m = getJSON(t, "POST", base+"/reset", `{"seed":4,"env_id":"`+id+`","tools":[{"name":"search","topk":99}]}`)
 	assert.Equal(t, http.StatusUnprocessableEntity, code)
-	assert.Equal(t, remote.CodeValidation, m["code"])
+	assert.Equal(t, wire.CodeValidation, m["code"])
 	assert.Contains(t, m["detail"], "tools[0].topk = 99: allowed [1, 50]")
 
 	code, m = getJSON(t, "GET", base+"/metadata", "")

@@ -1,4 +1,4 @@
-package remote
+package client
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/remote/wire"
 	"github.com/gemgo/gemgo/tools"
 )
 
@@ -120,8 +121,8 @@ func (d *Dialer) Dial(ctx context.Context, rawURL, id string, opts ...envs.Optio
 	if id != "" {
 		data["env_id"] = id
 	}
-	typ, raw, err := e.roundTrip(msgDescribe, data)
-	if err == nil && typ != msgDescribe {
+	typ, raw, err := e.roundTrip(wire.MsgDescribe, data)
+	if err == nil && typ != wire.MsgDescribe {
 		err = fmt.Errorf("remote env %s: the server answered describe with %q: is %s a gemgo env server?", id, typ, u)
 	}
 	var desc struct {
@@ -193,7 +194,7 @@ var _ envs.Env = (*Env)(nil)
 
 // Reset starts an episode with seed on the server.
 func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
-	typ, raw, err := e.roundTrip(msgReset, map[string]any{"seed": seed})
+	typ, raw, err := e.roundTrip(wire.MsgReset, map[string]any{"seed": seed})
 	if err != nil {
 		return "", nil, err
 	}
@@ -207,8 +208,8 @@ func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 // Step plays action on the server.
 func (e *Env) Step(action string) (envs.Step, error) {
 	data := map[string]any{}
-	putText(data, "message", action)
-	typ, raw, err := e.roundTrip(msgStep, data)
+	wire.PutText(data, "message", action)
+	typ, raw, err := e.roundTrip(wire.MsgStep, data)
 	if err != nil {
 		return envs.Step{}, err
 	}
@@ -252,7 +253,7 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 	if e.broken != nil {
 		return ""
 	}
-	if e.send(msgSample, map[string]any{}) != nil {
+	if e.send(wire.MsgSample, map[string]any{}) != nil {
 		return ""
 	}
 	for {
@@ -262,17 +263,17 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 			return ""
 		}
 		switch typ {
-		case msgRand:
-			if e.send(msgRand, map[string]any{"value": strconv.FormatUint(r.Uint64(), 10)}) != nil {
+		case wire.MsgRand:
+			if e.send(wire.MsgRand, map[string]any{"value": strconv.FormatUint(r.Uint64(), 10)}) != nil {
 				return ""
 			}
-		case msgAction:
+		case wire.MsgAction:
 			var m map[string]json.RawMessage
 			if err := json.Unmarshal(raw, &m); err != nil {
 				e.broken = fmt.Errorf("remote env %s: sample: %w", e.id, err)
 				return ""
 			}
-			a, werr := decodeText(m, "message", msgAction)
+			a, werr := wire.DecodeText(m, "message", wire.MsgAction)
 			if werr != nil {
 				e.broken = fmt.Errorf("remote env %s: sample: %w", e.id, werr)
 				return ""
@@ -286,7 +287,7 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 }
 
 // roundTrip sends one message and reads its reply; an error reply is an
-// *Error.
+// *wire.Error.
 func (e *Env) roundTrip(typ string, data any) (string, json.RawMessage, error) {
 	if err := e.send(typ, data); err != nil {
 		return "", nil, err
@@ -302,7 +303,7 @@ func (e *Env) send(typ string, data any) error {
 		e.broken = e.transport(e.ctx, typ, err)
 		return e.broken
 	}
-	msg, err := encodeMessage(typ, data)
+	msg, err := wire.EncodeMessage(typ, data)
 	if err != nil {
 		return fmt.Errorf("remote env %s: encode %s: %w", e.id, typ, err)
 	}
@@ -315,7 +316,7 @@ func (e *Env) send(typ string, data any) error {
 	return nil
 }
 
-// receive reads one message: its type and data, or the *Error it carries.
+// receive reads one message: its type and data, or the *wire.Error it carries.
 func (e *Env) receive() (string, json.RawMessage, error) {
 	if e.broken != nil {
 		return "", nil, e.broken
@@ -335,13 +336,13 @@ func (e *Env) receive() (string, json.RawMessage, error) {
 		e.broken = fmt.Errorf("remote env %s: the server sent a message that is not JSON: %w", e.id, err)
 		return "", nil, e.broken
 	}
-	if msg.Type == msgError {
-		var se Error
+	if msg.Type == wire.MsgError {
+		var se wire.Error
 		_ = json.Unmarshal(msg.Data, &struct {
 			Code    *string `json:"code"`
 			Message *string `json:"message"`
 		}{&se.Code, &se.Message})
-		return msgError, msg.Data, fmt.Errorf("remote env %s: %w", e.id, &se)
+		return wire.MsgError, msg.Data, fmt.Errorf("remote env %s: %w", e.id, &se)
 	}
 	return msg.Type, msg.Data, nil
 }
@@ -370,7 +371,7 @@ type observation struct {
 }
 
 func (e *Env) observation(typ string, raw json.RawMessage) (observation, error) {
-	if typ != msgObservation {
+	if typ != wire.MsgObservation {
 		return observation{}, fmt.Errorf("remote env %s: expected an observation, got %q", e.id, typ)
 	}
 	var msg struct {
@@ -384,15 +385,15 @@ func (e *Env) observation(typ string, raw json.RawMessage) (observation, error) 
 	if msg.Reward != nil {
 		o.reward = *msg.Reward
 	}
-	text, werr := decodeText(msg.Observation, "text", msgObservation)
+	text, werr := wire.DecodeText(msg.Observation, "text", wire.MsgObservation)
 	if werr != nil {
 		return observation{}, fmt.Errorf("remote env %s: %w", e.id, werr)
 	}
 	o.text = text
 	_ = json.Unmarshal(msg.Observation["terminated"], &o.terminated)
 	_ = json.Unmarshal(msg.Observation["truncated"], &o.truncated)
-	if raw, ok := msg.Observation["info"]; ok && !isNull(raw) {
-		v, err := decodeValue(raw)
+	if raw, ok := msg.Observation["info"]; ok && !wire.IsNull(raw) {
+		v, err := wire.DecodeValue(raw)
 		if err != nil {
 			return observation{}, fmt.Errorf("remote env %s: observation info: %w", e.id, err)
 		}

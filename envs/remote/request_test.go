@@ -1,15 +1,14 @@
 package remote
 
 import (
-	"encoding/json"
 	"math"
-	"reflect"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gemgo/gemgo/envs/remote/wire"
 	"github.com/gemgo/gemgo/tools"
 )
 
@@ -32,41 +31,41 @@ func TestDecodeRequestCodes(t *testing.T) {
 		{`{"type":"reset","data":{"tools":[]}}`, ""},
 		{`{"type":"reset","data":{"tools":null}}`, ""},
 		{`{"type":"describe","data":{"env_id":"x","tools":[{"name":"python"}]}}`, ""},
-		{`{"type":"reset","data":{"tools":{"name":"python"}}}`, CodeValidation},
-		{`{"type":"reset","data":{"tools":["python"]}}`, CodeValidation},
-		{`{"type":"reset","data":{"tools":[{"name":"python","x":1}]}}`, CodeValidation},
-		{`{"type":"reset","data":{"tools":[{"name":"python","max_uses":0.5}]}}`, CodeValidation},
-		{`{"type":"reset","data":{"tools":[{"name":"python","max_uses":101}]}}`, CodeValidation},
-		{`{"type":"reset","data":{"tools":[{"name":"python"},{"name":"python"}]}}`, CodeValidation},
-		{`{"type":"reset","data":{"tools":[{},{},{},{}]}}`, CodeValidation},
-		{`{"type":"step","data":{"message":"x","tools":[]}}`, CodeValidation},
-		{``, CodeInvalidJSON},
-		{`garbage`, CodeInvalidJSON},
-		{`{"type":"reset"`, CodeInvalidJSON},
-		{`[1,2]`, CodeInvalidJSON},
-		{`"reset"`, CodeInvalidJSON},
-		{`null`, CodeInvalidJSON},
-		{`{"type":"reset"} {"type":"step"}`, CodeInvalidJSON},
-		{"\xff\xfe", CodeInvalidJSON},
-		{`{}`, CodeUnknownType},
-		{`{"type":7}`, CodeUnknownType},
-		{`{"type":"jump"}`, CodeUnknownType},
-		{`{"type":"reset","data":{"seed":-1}}`, CodeValidation},
-		{`{"type":"reset","data":{"seed":1.5}}`, CodeValidation},
-		{`{"type":"reset","data":{"seed":18446744073709551616}}`, CodeValidation},
-		{`{"type":"reset","data":{"env_id":3}}`, CodeValidation},
-		{`{"type":"reset","data":{"options":[1]}}`, CodeValidation},
-		{`{"type":"reset","data":{"message":"x"}}`, CodeValidation},
-		{`{"type":"reset","data":{"colour":"red"}}`, CodeValidation},
-		{`{"type":"reset","data":5}`, CodeValidation},
-		{`{"type":"reset","extra":1}`, CodeValidation},
-		{`{"type":"step","data":{}}`, CodeValidation},
-		{`{"type":"step"}`, CodeValidation},
-		{`{"type":"step","data":{"message":5}}`, CodeValidation},
-		{`{"type":"step","data":{"message_b64":"%%%"}}`, CodeValidation},
-		{`{"type":"step","data":{"message":"x","seed":1}}`, CodeValidation},
-		{`{"type":"rand","data":{"value":"-1"}}`, CodeValidation},
-		{`{"type":"rand","data":{}}`, CodeValidation},
+		{`{"type":"reset","data":{"tools":{"name":"python"}}}`, wire.CodeValidation},
+		{`{"type":"reset","data":{"tools":["python"]}}`, wire.CodeValidation},
+		{`{"type":"reset","data":{"tools":[{"name":"python","x":1}]}}`, wire.CodeValidation},
+		{`{"type":"reset","data":{"tools":[{"name":"python","max_uses":0.5}]}}`, wire.CodeValidation},
+		{`{"type":"reset","data":{"tools":[{"name":"python","max_uses":101}]}}`, wire.CodeValidation},
+		{`{"type":"reset","data":{"tools":[{"name":"python"},{"name":"python"}]}}`, wire.CodeValidation},
+		{`{"type":"reset","data":{"tools":[{},{},{},{}]}}`, wire.CodeValidation},
+		{`{"type":"step","data":{"message":"x","tools":[]}}`, wire.CodeValidation},
+		{``, wire.CodeInvalidJSON},
+		{`garbage`, wire.CodeInvalidJSON},
+		{`{"type":"reset"`, wire.CodeInvalidJSON},
+		{`[1,2]`, wire.CodeInvalidJSON},
+		{`"reset"`, wire.CodeInvalidJSON},
+		{`null`, wire.CodeInvalidJSON},
+		{`{"type":"reset"} {"type":"step"}`, wire.CodeInvalidJSON},
+		{"\xff\xfe", wire.CodeInvalidJSON},
+		{`{}`, wire.CodeUnknownType},
+		{`{"type":7}`, wire.CodeUnknownType},
+		{`{"type":"jump"}`, wire.CodeUnknownType},
+		{`{"type":"reset","data":{"seed":-1}}`, wire.CodeValidation},
+		{`{"type":"reset","data":{"seed":1.5}}`, wire.CodeValidation},
+		{`{"type":"reset","data":{"seed":18446744073709551616}}`, wire.CodeValidation},
+		{`{"type":"reset","data":{"env_id":3}}`, wire.CodeValidation},
+		{`{"type":"reset","data":{"options":[1]}}`, wire.CodeValidation},
+		{`{"type":"reset","data":{"message":"x"}}`, wire.CodeValidation},
+		{`{"type":"reset","data":{"colour":"red"}}`, wire.CodeValidation},
+		{`{"type":"reset","data":5}`, wire.CodeValidation},
+		{`{"type":"reset","extra":1}`, wire.CodeValidation},
+		{`{"type":"step","data":{}}`, wire.CodeValidation},
+		{`{"type":"step"}`, wire.CodeValidation},
+		{`{"type":"step","data":{"message":5}}`, wire.CodeValidation},
+		{`{"type":"step","data":{"message_b64":"%%%"}}`, wire.CodeValidation},
+		{`{"type":"step","data":{"message":"x","seed":1}}`, wire.CodeValidation},
+		{`{"type":"rand","data":{"value":"-1"}}`, wire.CodeValidation},
+		{`{"type":"rand","data":{}}`, wire.CodeValidation},
 	} {
 		_, err := decodeRequest([]byte(tc.frame))
 		if tc.code == "" {
@@ -95,45 +94,6 @@ func TestDecodeRequestValues(t *testing.T) {
 	assert.Equal(t, "\xff\x00", r.Action, "the base64 bytes win over the lossy text")
 }
 
-// Info values come back with their Go kinds: ints as int, floats as
-// float64 (even whole ones), and strings, bools, lists and maps as JSON's.
-func TestInfoKindsRoundTrip(t *testing.T) {
-	in := map[string]any{
-		"int": 3, "neg": -7, "float": 1.0, "frac": 0.25, "big": uint64(math.MaxUint64), "tiny": 1e-300,
-		"bool": true, "str": "a\"b<>&\u00e9", "nil": nil, "list": []int{1, 2}, "strs": []string{"x"},
-		"map": map[string]any{"k": 2.0, "n": 1}, "f32": float32(0.5),
-	}
-	enc, err := encodeJSON(in)
-	require.NoError(t, err)
-	out, err := decodeValue(enc)
-	require.NoError(t, err)
-	want := map[string]any{
-		"int": 3, "neg": -7, "float": 1.0, "frac": 0.25, "big": uint64(math.MaxUint64), "tiny": 1e-300,
-		"bool": true, "str": "a\"b<>&\u00e9", "nil": nil, "list": []any{1, 2}, "strs": []any{"x"},
-		"map": map[string]any{"k": 2.0, "n": 1}, "f32": 0.5,
-	}
-	assert.Equal(t, want, out)
-	assert.Equal(t, reflect.Float64, reflect.TypeOf(out.(map[string]any)["float"]).Kind())
-
-	nan, err := encodeJSON(map[string]any{"x": math.NaN(), "y": math.Inf(1)})
-	require.NoError(t, err)
-	assert.JSONEq(t, `{"x":null,"y":null}`, string(nan), "JSON has no NaN: null, and valid JSON")
-}
-
-func TestPutTextKeepsBytes(t *testing.T) {
-	for _, s := range []string{"plain", "", "\xff\xfe raw", "é\x80"} {
-		m := map[string]any{}
-		putText(m, "message", s)
-		enc, err := encodeJSON(m)
-		require.NoError(t, err)
-		var raw map[string]json.RawMessage
-		require.NoError(t, json.Unmarshal(enc, &raw))
-		got, werr := decodeText(raw, "message", "step")
-		require.Nil(t, werr)
-		assert.Equal(t, s, got)
-	}
-}
-
 // FuzzDecodeRequest: the decoder never panics, every error has a code
 // and a message, and an accepted step's action survives the client's
 // encoding unchanged.
@@ -151,7 +111,7 @@ func FuzzDecodeRequest(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	codes := map[string]bool{CodeInvalidJSON: true, CodeUnknownType: true, CodeValidation: true}
+	codes := map[string]bool{wire.CodeInvalidJSON: true, wire.CodeUnknownType: true, wire.CodeValidation: true}
 	f.Fuzz(func(t *testing.T, frame []byte) {
 		r, err := decodeRequest(frame)
 		if err != nil {
@@ -163,12 +123,12 @@ func FuzzDecodeRequest(f *testing.F) {
 		if _, known := allowedFields[r.Type]; !known {
 			t.Fatalf("decodeRequest(%q) accepted type %q", frame, r.Type)
 		}
-		if r.Type != msgStep {
+		if r.Type != wire.MsgStep {
 			return
 		}
 		data := map[string]any{}
-		putText(data, "message", r.Action)
-		msg, encErr := encodeMessage(msgStep, data)
+		wire.PutText(data, "message", r.Action)
+		msg, encErr := wire.EncodeMessage(wire.MsgStep, data)
 		if encErr != nil {
 			t.Fatalf("encode %q: %v", r.Action, encErr)
 		}
