@@ -44,7 +44,8 @@ type Env struct {
 
 	rng    *rand.Rand
 	cur    *Task
-	base   string // the episode's private dir, holding work
+	base   string // the episode's private dir, holding root
+	root   string // the verifier's dir, holding work and, at the end, the tests
 	work   string // the agent's work dir
 	turn   int
 	used   time.Duration // wall time of the episode's commands
@@ -127,7 +128,7 @@ func (e *Env) removeEpisode() error {
 		return nil
 	}
 	err := os.RemoveAll(e.base)
-	e.base, e.work = "", ""
+	e.base, e.root, e.work = "", "", ""
 	if err != nil {
 		return fmt.Errorf("terminal: remove episode dir: %w", err)
 	}
@@ -170,19 +171,25 @@ func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	}, nil
 }
 
-// layOut makes the episode's dirs: base (private to this process, but
-// searchable, so that the run's uid reaches work in it) and work.
+// layOut makes the episode's dirs: base (in the temp dir, private to this
+// process but searchable, so that a run's uid reaches the rest), root in
+// it (the verifier's working dir: a run's uid may own it, and the sandbox
+// removes what a run's uid owns at the top of the temp dir), and work in
+// root, the agent's.
 func (e *Env) layOut() error {
 	base, err := os.MkdirTemp("", fmt.Sprintf("gemgo-terminal-%d-", os.Getpid()))
 	if err != nil {
 		return fmt.Errorf("terminal: episode dir: %w", err)
 	}
-	e.base, e.work = base, filepath.Join(base, "app")
+	e.base, e.root = base, filepath.Join(base, "episode")
+	e.work = filepath.Join(e.root, "app")
 	if err := os.Chmod(base, 0o711); err != nil {
 		return fmt.Errorf("terminal: episode dir: %w", err)
 	}
-	if err := os.Mkdir(e.work, 0o755); err != nil {
-		return fmt.Errorf("terminal: episode dir: %w", err)
+	for _, d := range []string{e.root, e.work} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			return fmt.Errorf("terminal: episode dir: %w", err)
+		}
 	}
 	if err := writeTree(e.work, e.cur.Files); err != nil {
 		return err

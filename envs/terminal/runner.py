@@ -1,6 +1,6 @@
-# The terminal env's test runner: python3 -I runner.py REPORT TESTS INI.
+# The terminal env's test runner: python3 -I runner.py REPORT TESTS INI WORK.
 #
-# Runs pytest on TESTS (rootdir and confcutdir TESTS, ini file INI, no
+# Runs pytest in WORK on TESTS (rootdir and confcutdir TESTS, ini file INI, no
 # cache, no plugin autoload), records each test's outcome in memory, kills
 # every other process it may signal, and only then writes REPORT (JSON). No
 # process that the tests started is left to rewrite the report, and
@@ -41,7 +41,8 @@ class Collect:
 
 
 def main():
-    report, tests, ini = sys.argv[1], sys.argv[2], sys.argv[3]
+    report, tests, ini, work = sys.argv[1:5]
+    os.chdir(work)
     c = Collect()
     code = pytest.main(
         [tests, "-q", "-p", "no:cacheprovider", "-c", ini, "--rootdir", tests, "--confcutdir", tests],

@@ -40,12 +40,14 @@ type report struct {
 }
 
 // verify runs the task's tests on the work dir in a fresh sandbox run: the
-// tests are copied into a new directory only now, so no command of the
-// agent ever saw them, and the result is read from a report file, never
-// from the run's output.
+// tests are copied into a new directory beside the work dir only now, so
+// no command of the agent ever saw them, and the result is read from a
+// report file, never from the run's output. The run's working dir is the
+// episode's root, which holds both (bwrap makes only it writable); the
+// tests run in the work dir.
 func (e *Env) verify() (verdict, error) {
 	t := e.cur
-	vdir, err := os.MkdirTemp(e.work, ".gemgo-verify-")
+	vdir, err := os.MkdirTemp(e.root, "verify-")
 	if err != nil {
 		return verdict{}, fmt.Errorf("terminal: verifier dir: %w", err)
 	}
@@ -61,7 +63,7 @@ func (e *Env) verify() (verdict, error) {
 		return verdict{}, err
 	}
 	spec := sandbox.Spec{
-		Dir: e.work,
+		Dir: e.root,
 		// HOME outside the agent's files: a planted .gitconfig or
 		// .bashrc in the work dir is not read.
 		Env: []string{"HOME=" + home, "TESTS_DIR=" + tests, "PYTEST_DISABLE_PLUGIN_AUTOLOAD=1"},
@@ -76,7 +78,7 @@ func (e *Env) verify() (verdict, error) {
 	reportFile := filepath.Join(out, "report.json")
 	if t.RunTests {
 		reportFile = filepath.Join(out, "reward.txt")
-		spec.Cmd = []string{"bash", filepath.Join(tests, "run-tests.sh")}
+		spec.Cmd = []string{"bash", "-c", `cd "$1" && exec bash "$2"`, "bash", e.work, filepath.Join(tests, "run-tests.sh")}
 		spec.Env = append(spec.Env, "REWARD_FILE="+reportFile)
 	} else {
 		ini := filepath.Join(vdir, "pytest.ini")
@@ -89,7 +91,7 @@ func (e *Env) verify() (verdict, error) {
 		if err := os.WriteFile(runner, runnerPy, 0o644); err != nil {
 			return verdict{}, fmt.Errorf("terminal: verifier: %w", err)
 		}
-		spec.Cmd = []string{e.python, "-I", runner, reportFile, tests, ini}
+		spec.Cmd = []string{e.python, "-I", runner, reportFile, tests, ini, e.work}
 	}
 	res, err := sandbox.RunWith(context.Background(), spec, e.iso)
 	if err != nil {
