@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -52,6 +53,11 @@ func TestGolden(t *testing.T) {
 		t.Run(id, func(t *testing.T) {
 			if strings.HasPrefix(id, "code:") && pyErr != nil {
 				t.Skipf("the code envs run real python3 programs: %v", pyErr)
+			}
+			if strings.HasPrefix(id, "terminal:") {
+				if err := pytestUsable(); err != nil {
+					t.Skipf("the terminal envs score with pytest: %v", err)
+				}
 			}
 			opts, _, _ := builtinSetup(id)
 			got := episode(t, id, reg, opts, "")
@@ -189,6 +195,20 @@ func writeInfo(b *strings.Builder, info envs.Info) {
 // formatFloat keeps 10 significant digits: exact for the rewards' simple
 // fractions, and deaf to last-bit differences between machines.
 func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', 10, 64) }
+
+// pytestUsable says why the terminal envs cannot score here: no python3
+// the sandbox can start, or one that cannot import pytest; nil when they
+// can.
+func pytestUsable() error {
+	py, _, err := sandbox.PythonFor(sandbox.DefaultPython, sandbox.Detect())
+	if err != nil {
+		return err
+	}
+	if exec.Command(py, "-I", "-c", "import pytest").Run() != nil {
+		return fmt.Errorf("%s cannot import pytest: apt-get install python3-pytest", py)
+	}
+	return nil
+}
 
 // pythonUsable says why the code envs cannot run their solutions here: no
 // python3 the sandbox can start (the one they pick, sandbox.PythonFor);

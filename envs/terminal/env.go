@@ -359,12 +359,13 @@ var sampleCommands = []string{
 	"test -d .git && git status --short | head", "true", "false",
 }
 
-// SampleAction returns a random plausible command, or <finish> (1 in 8).
+// SampleAction returns a random plausible command, or <finish> (1 in 11).
 func (e *Env) SampleAction(r *rand.Rand) string {
-	if r.IntN(8) == 0 {
+	i := r.IntN(len(sampleCommands) + 1)
+	if i == len(sampleCommands) {
 		return "<finish></finish>"
 	}
-	return "<bash>" + sampleCommands[r.IntN(len(sampleCommands))] + "</bash>"
+	return "<bash>" + sampleCommands[i] + "</bash>"
 }
 
 // SolutionActions returns the reference solution of the current episode's
