@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -82,7 +83,7 @@ func LoadTask(fsys fs.FS, dir string) (*Task, error) {
 	fail := func(format string, args ...any) (*Task, error) {
 		return nil, fmt.Errorf("terminal: task %s: %s", dir, fmt.Sprintf(format, args...))
 	}
-	if dir != "." && !taskName.MatchString(t.Name) {
+	if !taskName.MatchString(t.Name) {
 		return fail("the directory name must be letters, digits, '_', '.' or '-'")
 	}
 	raw, err := fs.ReadFile(fsys, path.Join(dir, "task.yaml"))
@@ -255,9 +256,16 @@ func LoadDir(dir string) ([]*Task, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("terminal: option path %s is not a directory: give a task directory (with task.yaml) or a directory of them", dir)
 	}
-	tasks, err := LoadTasks(os.DirFS(dir), ".")
-	if err == nil && len(tasks) == 1 && tasks[0].Name == "." {
-		tasks[0].Name = path.Base(strings.TrimRight(dir, "/"))
+	if _, err := os.Stat(filepath.Join(dir, "task.yaml")); err == nil {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return nil, fmt.Errorf("terminal: option path: %w", err)
+		}
+		t, err := LoadTask(os.DirFS(filepath.Dir(abs)), filepath.Base(abs))
+		if err != nil {
+			return nil, err
+		}
+		return []*Task{t}, nil
 	}
-	return tasks, err
+	return LoadTasks(os.DirFS(dir), ".")
 }
