@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -196,18 +195,14 @@ func writeInfo(b *strings.Builder, info envs.Info) {
 // fractions, and deaf to last-bit differences between machines.
 func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', 10, 64) }
 
-// pytestUsable says why the terminal envs cannot score here: no python3
-// the sandbox can start, or one that cannot import pytest; nil when they
-// can.
+// pytestUsable says why the terminal envs cannot score here (no python3
+// the sandbox can start that imports pytest); nil when they can.
 func pytestUsable() error {
-	py, _, err := sandbox.PythonFor(sandbox.DefaultPython, sandbox.Detect())
+	env, err := builtin.Registry().Make("terminal:sample", envs.With("task", "word-count"))
 	if err != nil {
 		return err
 	}
-	if exec.Command(py, "-I", "-c", "import pytest").Run() != nil {
-		return fmt.Errorf("%s cannot import pytest: apt-get install python3-pytest", py)
-	}
-	return nil
+	return envs.Close(env)
 }
 
 // pythonUsable says why the code envs cannot run their solutions here: no

@@ -82,20 +82,40 @@ func New(tasks []*Task, cfg Config) (*Env, error) {
 		if t.RunTests {
 			continue
 		}
-		py, note, err := sandbox.PythonFor(cfg.Python, iso)
+		py, note, err := pytestPython(cfg.Python, iso)
 		if err != nil {
-			return nil, fmt.Errorf("terminal: the verifier runs pytest with Python 3: %w (option python)", err)
-		}
-		if exec.Command(py, "-I", "-c", "import pytest").Run() != nil {
-			return nil, fmt.Errorf("terminal: %s: %w", py, errNoPytest)
-		}
-		if note == "" {
-			note = "python: " + py
+			return nil, err
 		}
 		e.python, e.note = py, e.note+"; "+note
 		break
 	}
 	return e, nil
+}
+
+// pytestPython returns the verifier's interpreter: name as
+// sandbox.PythonFor resolves it, or for the default name, where that one
+// cannot import pytest, the first of sandbox.FallbackPythons that the
+// isolation can run and that can.
+func pytestPython(name string, iso sandbox.Isolation) (py, note string, err error) {
+	py, note, err = sandbox.PythonFor(name, iso)
+	if err != nil {
+		return "", "", fmt.Errorf("terminal: the verifier runs pytest with Python 3: %w (option python)", err)
+	}
+	imports := func(p string) bool { return exec.Command(p, "-I", "-c", "import pytest").Run() == nil }
+	if note == "" {
+		note = "python: " + py
+	}
+	if imports(py) {
+		return py, note, nil
+	}
+	if name == sandbox.DefaultPython {
+		for _, f := range sandbox.FallbackPythons() {
+			if p, _, err := sandbox.PythonFor(f, iso); err == nil && imports(p) {
+				return p, "python: " + p + " (" + py + " cannot import pytest)", nil
+			}
+		}
+	}
+	return "", "", fmt.Errorf("terminal: %s: %w", py, errNoPytest)
 }
 
 // pickIsolation returns the isolation named (see Config.Isolation).

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/terminal"
+	"github.com/gemgo/gemgo/sandbox"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -202,9 +203,10 @@ func TestRewardFile(t *testing.T) {
 }
 
 // TestHostileCommands: programs of the sandbox's hostile set, run as
-// commands, are contained: the caller survives, outside files stay
-// unread and unwritten, the host's loopback is out of reach, a fork bomb
-// ends at the limit, and the episode goes on.
+// commands, are contained where the isolation in force promises it: the
+// caller survives, outside files stay unread and unwritten, the host's
+// loopback is out of reach, a fork bomb ends at the limit, and the episode
+// goes on.
 func TestHostileCommands(t *testing.T) {
 	needPytest(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -214,15 +216,25 @@ func TestHostileCommands(t *testing.T) {
 	outside := filepath.Join(t.TempDir(), "private")
 	require.NoError(t, os.WriteFile(outside, []byte("secret"), 0o600))
 	env := miniEnv(t, nil, terminal.Config{CommandTimeout: 3 * time.Second, MaxTurns: 20})
-	for _, c := range []struct{ cmd, want string }{
+	type hostile struct{ cmd, want string }
+	cases := []hostile{
 		{"cat /etc/shadow >/dev/null && echo ESCAPED || echo contained", "contained"},
-		{"cat " + outside + " && echo ESCAPED || echo contained", "contained"},
 		{"echo x > /etc/gemgo-terminal-hostile && echo ESCAPED || echo contained", "contained"},
-		{"kill -9 $PPID 2>/dev/null; kill -9 -1 2>/dev/null; echo contained", "contained"},
-		{fmt.Sprintf("(exec 3<>/dev/tcp/127.0.0.1/%d) 2>/dev/null && echo ESCAPED || echo contained", port), "contained"},
 		{"env | grep -q GEMGO_TEST_SECRET && echo ESCAPED || echo contained", "contained"},
 		{"f() { f | f; }; f", "</bash_output>"}, // a fork bomb: stopped by the process cap and the timeout
-	} {
+	}
+	iso := sandbox.Detect()
+	if iso.Unprivileged { // a uid of its own: the caller's private files are out of reach
+		cases = append(cases, hostile{"cat " + outside + " && echo ESCAPED || echo contained", "contained"})
+	}
+	if iso.Unprivileged || iso.NetworkIsolated() { // a uid or a PID namespace of its own: the caller cannot be signalled
+		cases = append(cases, hostile{"kill -9 $PPID 2>/dev/null; kill -9 -1 2>/dev/null; echo contained", "contained"})
+	}
+	if iso.NetworkIsolated() {
+		cases = append(cases, hostile{fmt.Sprintf("(exec 3<>/dev/tcp/127.0.0.1/%d) 2>/dev/null && echo ESCAPED || echo contained", port), "contained"})
+	}
+	t.Logf("isolation: %s; %d hostile commands", iso, len(cases))
+	for _, c := range cases {
 		st := step(t, env, "<bash>"+c.cmd+"</bash>")
 		assert.Contains(t, st.Obs, c.want, c.cmd)
 		assert.NotContains(t, st.Obs, "ESCAPED", c.cmd)

@@ -1,23 +1,29 @@
 package terminal_test
 
 import (
-	"os/exec"
 	"testing"
 
 	"github.com/gemgo/gemgo/envs/terminal"
-	"github.com/gemgo/gemgo/sandbox"
 	"github.com/stretchr/testify/require"
 )
+
+// pytestTask is a shipped task scored by pytest.
+func pytestTask(t *testing.T) *terminal.Task {
+	t.Helper()
+	for _, task := range shipped(t) {
+		if !task.RunTests {
+			return task
+		}
+	}
+	t.Fatal("no shipped task is scored by pytest")
+	return nil
+}
 
 // needPytest skips t where the verifier cannot run pytest.
 func needPytest(t *testing.T) {
 	t.Helper()
-	py, _, err := sandbox.PythonFor(sandbox.DefaultPython, sandbox.Detect())
-	if err != nil {
-		t.Skipf("the terminal envs' verifier needs python3: %v", err)
-	}
-	if exec.Command(py, "-I", "-c", "import pytest").Run() != nil {
-		t.Skipf("the terminal envs' verifier needs pytest for %s: apt-get install python3-pytest", py)
+	if _, err := terminal.New([]*terminal.Task{pytestTask(t)}, terminal.Config{}); err != nil {
+		t.Skipf("the terminal envs' verifier cannot run here: %v", err)
 	}
 }
 
