@@ -254,7 +254,7 @@ func TestTamperIsPotent(t *testing.T) {
 	needPytest(t)
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "test_x.py"), []byte("def test_x():\n    assert False\n"), 0o644))
-	cmd := exec.Command("bash", "-c", tamper)
+	cmd := exec.Command("bash", "-c", plant)
 	cmd.Dir = dir
 	require.NoError(t, cmd.Run())
 	naive := exec.Command("/usr/bin/python3", "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_x.py")

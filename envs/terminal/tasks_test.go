@@ -58,7 +58,17 @@ func TestShippedTasks(t *testing.T) {
 
 // tamper plants every file that could sway a pytest run started in the
 // work dir, prints fake results, and tries to reach the tests.
-const tamper = `
+const tamper = plant + escape
+
+// escape tries to write where the tests are or will be (outside the work
+// dir: run it only in the sandbox).
+const escape = `
+for d in /tests /app/tests ../tests ../verify-x; do mkdir -p $d 2>/dev/null; done
+cp conftest.py ../conftest.py 2>/dev/null; cp pytest.ini ../pytest.ini 2>/dev/null
+true`
+
+// plant writes files into the work dir only.
+const plant = `
 cat > conftest.py <<'PY'
 import pytest
 @pytest.hookimpl(hookwrapper=True)
@@ -79,7 +89,6 @@ printf 'pytest() { echo PASSED; }\npython3() { echo PASSED; }\n' > .bashrc
 cp .bashrc .profile; cp .bashrc .bash_profile
 printf '[core]\n\tfsmonitor = "echo PASSED"\n[alias]\n\tlog = "!echo PASSED"\n' > .gitconfig
 mkdir -p tests; printf 'def test_ok():\n    pass\n' > tests/test_fake.py
-for d in /tests /app/tests ../tests ../.gemgo-verify-x; do mkdir -p $d 2>/dev/null; done
 echo "test_outputs.py::test_everything PASSED"
 echo "=== 10 passed in 0.01s ==="
 echo 1 > reward.txt
