@@ -51,8 +51,9 @@
 //
 // Step's Info: turn, task, sandbox (the isolation and interpreter), and
 // after a command exit_code and status; at the end passed, total, tests
-// (test name to outcome), success, and verifier_error when the tests could
-// not score the work.
+// (test name to outcome), success, verifier_error when the tests could
+// not score the work, and truncated_by (max_turns or max_agent_timeout_sec)
+// when a limit ended the episode.
 //
 // Options of both ids: max_turns and command_timeout (seconds) override
 // the task's, output_bytes (default 4096), python (the verifier's

@@ -271,8 +271,10 @@ func (e *Env) Step(text string) (envs.Step, error) {
 	budget := seconds(e.cur.Spec.MaxAgentTimeoutSec)
 	switch {
 	case e.turn >= e.maxTurns():
+		info["truncated_by"] = "max_turns"
 		return e.end(info, obs+"\n\nThat was your last action (the turn limit).", false)
 	case e.used >= budget:
+		info["truncated_by"] = "max_agent_timeout_sec"
 		return e.end(info, obs+"\n\nThe episode's command time is used up.", false)
 	}
 	return envs.Step{Obs: obs, Info: info}, nil
@@ -293,9 +295,6 @@ func (e *Env) end(info envs.Info, obs string, terminated bool) (envs.Step, error
 		info["verifier_error"] = v.err
 		summary = "The tests could not score the work (" + v.err + "); reward 0."
 		v.reward = 0
-	}
-	if !terminated {
-		info["truncated_by"] = "limit"
 	}
 	return envs.Step{Obs: obs + "\n" + summary, Reward: v.reward, Terminated: terminated, Truncated: !terminated, Info: info}, nil
 }

@@ -127,6 +127,7 @@ func TestTurnCapTruncates(t *testing.T) {
 	assert.False(t, st.Terminated)
 	assert.Equal(t, 1.0, st.Reward)
 	assert.Contains(t, st.Obs, "That was your last action (the turn limit).\n1 of 1 tests passed; reward 1.")
+	assert.Equal(t, "max_turns", st.Info["truncated_by"])
 	_, err := env.Step("<finish/>")
 	assert.ErrorIs(t, err, envs.ErrNotReset)
 }
@@ -140,6 +141,7 @@ func TestEpisodeBudget(t *testing.T) {
 	st := step(t, env, "<bash>sleep 20</bash>")
 	assert.Contains(t, st.Obs, "Timed out after 1s")
 	assert.Contains(t, st.Obs, "The episode's command time is used up.")
+	assert.Equal(t, "max_agent_timeout_sec", st.Info["truncated_by"])
 	assert.True(t, st.Truncated)
 	assert.Equal(t, 0.0, st.Reward)
 }
