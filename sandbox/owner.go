@@ -23,3 +23,9 @@ func ownerOf(fi os.FileInfo) (uid, gid int, ok bool) {
 	}
 	return int(st.Uid), int(st.Gid), true
 }
+
+// hardLinked reports whether the file of fi has more than one hard link.
+func hardLinked(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && st.Nlink > 1
+}

@@ -45,11 +45,15 @@ func run(ctx context.Context, spec Spec, iso Isolation) (Result, error) {
 		return Result{}, err
 	}
 	removeLeaked()
-	dir, err := os.MkdirTemp("", workDirPattern(""))
-	if err != nil {
-		return Result{}, fmt.Errorf("sandbox: working directory: %w", err)
+	dir := spec.Dir
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", workDirPattern("")); err != nil {
+			return Result{}, fmt.Errorf("sandbox: working directory: %w", err)
+		}
+		defer os.RemoveAll(dir)
+	} else if fi, err := os.Stat(dir); err != nil || !fi.IsDir() || !filepath.IsAbs(dir) {
+		return Result{}, fmt.Errorf("sandbox: Spec.Dir %q must be an existing directory given by its absolute path", dir)
 	}
-	defer os.RemoveAll(dir)
 	if err := writeFiles(dir, spec.Files); err != nil {
 		return Result{}, err
 	}

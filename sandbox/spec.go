@@ -99,6 +99,14 @@ type Spec struct {
 	// Network allows network access (no network namespace). The zero
 	// value, false, isolates the network where the machine allows it.
 	Network bool
+	// Dir, when set, is an existing directory (an absolute path) to run
+	// in instead of a fresh temporary one: a multi-step caller (a terminal
+	// episode) keeps its files from one run to the next. The caller owns
+	// it: it is not removed after the run, and it must not sit at the top
+	// of a shared temp dir (/tmp), where a uid-per-run release would remove
+	// it. With a uid per run, everything in it but hard-linked files is
+	// given to the run's uid first (symbolic links are not followed).
+	Dir string
 }
 
 // Status says how a run ended.

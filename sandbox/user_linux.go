@@ -137,11 +137,18 @@ func userHasProcesses(uid int) bool {
 	return found
 }
 
-// chownTree gives dir and everything in it to uid.
+// chownTree gives dir and everything in it to uid, but a file with more
+// than one hard link: a run that kept its directory (Spec.Dir) could have
+// linked a file it does not own there, where fs.protected_hardlinks is off.
 func chownTree(dir string, uid int) error {
-	return filepath.WalkDir(dir, func(p string, _ fs.DirEntry, err error) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
+		}
+		if d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil && hardLinked(fi) {
+				return nil
+			}
 		}
 		return os.Lchown(p, uid, uid)
 	})

@@ -53,6 +53,11 @@ func TestGolden(t *testing.T) {
 			if strings.HasPrefix(id, "code:") && pyErr != nil {
 				t.Skipf("the code envs run real python3 programs: %v", pyErr)
 			}
+			if strings.HasPrefix(id, "terminal:") {
+				if err := pytestUsable(); err != nil {
+					t.Skipf("the terminal envs score with pytest: %v", err)
+				}
+			}
 			opts, _, _ := builtinSetup(id)
 			got := episode(t, id, reg, opts, "")
 			brief := append(append([]envs.Option(nil), opts...), envs.With("style", "brief"))
@@ -189,6 +194,16 @@ func writeInfo(b *strings.Builder, info envs.Info) {
 // formatFloat keeps 10 significant digits: exact for the rewards' simple
 // fractions, and deaf to last-bit differences between machines.
 func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', 10, 64) }
+
+// pytestUsable says why the terminal envs cannot score here (no python3
+// the sandbox can start that imports pytest); nil when they can.
+func pytestUsable() error {
+	env, err := builtin.Registry().Make("terminal:sample", envs.With("task", "word-count"))
+	if err != nil {
+		return err
+	}
+	return envs.Close(env)
+}
 
 // pythonUsable says why the code envs cannot run their solutions here: no
 // python3 the sandbox can start (the one they pick, sandbox.PythonFor);

@@ -21,6 +21,7 @@ import (
 	"github.com/gemgo/gemgo/envs/mathtask"
 	"github.com/gemgo/gemgo/envs/qa"
 	"github.com/gemgo/gemgo/envs/rg"
+	"github.com/gemgo/gemgo/envs/terminal"
 )
 
 // families lists the Register function of every built-in family, each from
@@ -37,6 +38,8 @@ func families() []func(*envs.Registry) error {
 		rg.Register, mathtask.Register, qa.Register, logic.Register,
 		// Python coding tasks, judged in the sandbox
 		code.Register,
+		// multi-turn shell tasks in a sandboxed work dir, scored by hidden tests
+		terminal.Register,
 	}
 }
 

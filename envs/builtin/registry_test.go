@@ -24,6 +24,18 @@ func builtinSetup(id string) (opts []envs.Option, check []envtest.Option, slow b
 		}
 		return opts, []envtest.Option{envtest.Episodes(2), envtest.Mutations(4)}, true
 	}
+	if strings.HasPrefix(id, "terminal:") {
+		// Every command starts a sandboxed bash: short episodes, few of
+		// them, on a task scored by run-tests.sh (a pytest run costs about
+		// a second; envs/terminal's own tests play every task).
+		opts = append(opts, envs.With("max_turns", 3), envs.With("command_timeout", 20))
+		if id == "terminal:dir" {
+			opts = append(opts, envs.With("path", filepath.Join("..", "terminal", "tasks", "fix-permissions")))
+		} else {
+			opts = append(opts, envs.With("task", "fix-permissions"))
+		}
+		return opts, []envtest.Option{envtest.Episodes(2), envtest.Mutations(4), envtest.FreeText()}, true
+	}
 	switch id { // dataset loaders need a file: the families' own samples
 	case "math:jsonl":
 		return []envs.Option{envs.With("path", filepath.Join("..", "mathtask", "data", "sample.jsonl"))}, nil, false
@@ -50,6 +62,11 @@ func TestBuiltinsConform(t *testing.T) {
 			if strings.HasPrefix(id, "code:") {
 				if err := pythonUsable(); err != nil {
 					t.Skipf("the code envs run real python3 programs: %v", err)
+				}
+			}
+			if strings.HasPrefix(id, "terminal:") {
+				if err := pytestUsable(); err != nil {
+					t.Skipf("the terminal envs score with pytest: %v", err)
 				}
 			}
 			envtest.CheckEnv(t, func() (envs.Env, error) { return reg.Make(id, opts...) }, check...)

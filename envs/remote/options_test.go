@@ -196,7 +196,7 @@ func TestServerOnlyOptionsOfBuiltins(t *testing.T) {
 	refused := map[string]map[string]bool{} // option → ids
 	for _, id := range reg.IDs() {
 		var base []envs.Option
-		if strings.HasSuffix(id, ":jsonl") {
+		if strings.HasSuffix(id, ":jsonl") || id == "terminal:dir" {
 			base = append(base, envs.With("path", filepath.Join(t.TempDir(), "none.jsonl")))
 		}
 		// The unknown-option error lists every option the env reads.
@@ -222,5 +222,8 @@ func TestServerOnlyOptionsOfBuiltins(t *testing.T) {
 	}
 	slices.Sort(names)
 	assert.Equal(t, []string{"clue_file", "fresh_process", "isolation", "path", "python", "word_file"}, names)
-	assert.Equal(t, map[string]bool{"code:jsonl": true, "math:jsonl": true, "qa:jsonl": true}, refused["path"])
+	assert.Equal(t, map[string]bool{"code:jsonl": true, "math:jsonl": true, "qa:jsonl": true, "terminal:dir": true}, refused["path"])
+	for _, name := range []string{"python", "isolation"} {
+		assert.Equal(t, map[string]bool{"code:jsonl": true, "code:sample": true, "terminal:dir": true, "terminal:sample": true}, refused[name], name)
+	}
 }

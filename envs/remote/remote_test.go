@@ -48,6 +48,11 @@ func setup(id string) (opts []envs.Option, slow bool) {
 		return []envs.Option{envs.With("path", filepath.Join("..", "mathtask", "data", "sample.jsonl"))}, false
 	case id == "qa:jsonl":
 		return []envs.Option{envs.With("path", filepath.Join("..", "qa", "data", "sample.jsonl"))}, false
+	case id == "terminal:dir": // as envs/builtin: a task scored by run-tests.sh
+		return []envs.Option{envs.With("max_turns", 3), envs.With("command_timeout", 20),
+			envs.With("path", filepath.Join("..", "terminal", "tasks", "fix-permissions"))}, true
+	case id == "terminal:sample":
+		return []envs.Option{envs.With("max_turns", 3), envs.With("command_timeout", 20), envs.With("task", "fix-permissions")}, true
 	}
 	return nil, false
 }
@@ -92,6 +97,10 @@ func checkRemote(t *testing.T, url, id string) {
 		}
 		needPython(t)
 		check = []envtest.Option{envtest.Episodes(2), envtest.Mutations(4)}
+	}
+
+	if strings.HasPrefix(id, "terminal:") {
+		check = append(check, envtest.FreeText()) // replies are <bash>/<finish> tags, not \boxed{}
 	}
 	envtest.CheckEnv(t, func() (envs.Env, error) {
 		return client.Dial(context.Background(), url, id, opts...)

@@ -1,0 +1,1 @@
+sed -i -e 's/^port = .*/port = 8081/' -e 's/^debug = .*/debug = false/' app.conf

@@ -1,0 +1,1 @@
+find data -type f -size +1000c | sort > big.txt

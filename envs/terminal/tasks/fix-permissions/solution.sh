@@ -1,0 +1,2 @@
+chmod a+x bin/greet
+chmod 600 notes/private.txt

@@ -1,0 +1,2 @@
+sed -i 's/^    /\t/' Makefile
+make

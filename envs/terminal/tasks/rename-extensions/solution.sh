@@ -1,0 +1,5 @@
+cd photos
+for f in *.jpeg *.JPEG; do
+  [ -e "$f" ] || continue
+  mv -- "$f" "${f%.*}.jpg"
+done

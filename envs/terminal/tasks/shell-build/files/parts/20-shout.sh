@@ -1,0 +1,3 @@
+shout() {
+  echo "$1" | tr a-z A-Z
+}

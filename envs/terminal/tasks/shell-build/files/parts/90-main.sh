@@ -1,0 +1,2 @@
+greet "${1:-world}"
+shout "${2:-done}"

@@ -1,0 +1,2 @@
+ln -sfn releases/v2.10 current
+rm previous

@@ -1,0 +1,1 @@
+tar xzf bundle.tar.gz -O release-2.1/config/settings.ini > settings.ini

@@ -1,0 +1,1 @@
+wc -w < poem.txt | tr -d ' ' > count.txt
