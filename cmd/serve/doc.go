@@ -7,7 +7,9 @@
 //	go run ./cmd/eval -policy gemgo@http://127.0.0.1:8080/v1 -env game:GuessTheNumber-v0-easy -opt style=brief -out runs/eval_served
 //
 // Conversations are rendered as the checkpoint's training run rendered
-// observations (its env.history). Concurrent requests are batched into
+// observations (its env.history). Requests with tools (tool_choice none or
+// auto) are rendered into the checkpoint's text tool protocol, and its
+// text calls come back as tool_calls (docs/eval.md). Concurrent requests are batched into
 // one KV-cache sampler call; more than -queue waiting requests are
 // answered 429 with Retry-After. Ctrl-C or SIGTERM stops accepting,
 // finishes the requests in flight (up to -grace) and exits 0. -max-conns,
