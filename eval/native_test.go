@@ -21,6 +21,7 @@ import (
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/eval"
 	"github.com/gemgo/gemgo/sandbox"
+	"github.com/gemgo/gemgo/serve"
 	"github.com/gemgo/gemgo/tools"
 	"github.com/gemgo/gemgo/tools/toolserver"
 )
@@ -419,4 +420,73 @@ func TestNativeRefusesCheckpoint(t *testing.T) {
 	_, err := eval.OpenPolicy(path, c, eval.DefaultOracles(), "")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "cmd/serve")
+}
+
+// textModel is a chat.Model that answers with a text-protocol script and
+// keeps every conversation it was given.
+type textModel struct {
+	mu     sync.Mutex
+	seen   [][]chat.Message
+	script func(task string, results []string) string
+}
+
+func (m *textModel) Complete(_ context.Context, r chat.Request) (chat.Response, error) {
+	m.mu.Lock()
+	m.seen = append(m.seen, r.Messages)
+	m.mu.Unlock()
+	var results []string
+	for _, msg := range r.Messages[1:] {
+		if msg.Role == chat.RoleUser {
+			results = append(results, msg.Content)
+		}
+	}
+	task, _, _ := strings.Cut(r.Messages[0].Content, "\n\n")
+	return chat.Response{Choices: []chat.Choice{{Text: m.script(task, results), FinishReason: chat.FinishStop}}}, nil
+}
+
+// A text-protocol model behind cmd/serve's server, evaluated with the
+// native protocol, plays exactly as when evaluated with the text
+// protocol: serve renders the functions and the tool history back into
+// the same text conversation (for python, token for token) and turns the
+// model's text calls into the tool_calls that eval runs.
+func TestNativeThroughServeEqualsText(t *testing.T) {
+	cases := map[string]parityCase{"mcp": mcpCase(toolServer(t))}
+	if _, _, err := sandbox.PythonFor(sandbox.DefaultPython, sandbox.Detect()); err == nil {
+		cases["python"] = pythonCase()
+	} else {
+		t.Logf("python case skipped: the python tool needs a Python 3 the sandbox can run (apt-get install python3): %v", err)
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			play := func(protocol string) ([]eval.Record, [][]chat.Message) {
+				model := &textModel{script: c.text}
+				srv := httptest.NewServer((&serve.Server{Model: model, Name: "m"}).Handler())
+				defer srv.Close()
+				cfg := eval.DefaultConfig()
+				cfg.Policies, cfg.Envs, cfg.Episodes = []string{"m@" + srv.URL + "/v1"}, []string{c.env}, 3
+				cfg.EnvOptions, cfg.Tools, cfg.ToolProtocol = map[string]any{"style": "brief"}, []tools.Spec{c.spec}, protocol
+				cfg.Concurrency, cfg.Resamples, cfg.Retries = 1, 10, 0
+				dir := t.TempDir()
+				_, err := eval.Run(context.Background(), cfg, open(t, cfg), eval.Options{Dir: dir, Registry: builtin.Registry()})
+				require.NoError(t, err)
+				recs := records(t, dir)
+				for _, r := range recs {
+					require.Empty(t, r.Error)
+				}
+				return recs, model.seen
+			}
+			text, textSeen := play("")
+			native, nativeSeen := play(eval.ProtocolNative)
+			require.Len(t, native, len(text))
+			for i := range text {
+				assert.Equal(t, text[i].Rewards, native[i].Rewards, "seed %d", text[i].Seed)
+				assert.Equal(t, text[i].Messages, native[i].Messages, "seed %d", text[i].Seed)
+				assert.NotEmpty(t, native[i].NativeMessages)
+			}
+			require.Len(t, nativeSeen, len(textSeen))
+			if name == "python" {
+				assert.Equal(t, textSeen, nativeSeen, "the model read the same conversations")
+			}
+		})
+	}
 }

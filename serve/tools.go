@@ -140,19 +140,26 @@ func (s *toolSet) parse(text string) (before string, call chat.ToolCall, ok bool
 		case tools.KindSearch:
 			call.Name, call.Arguments = tools.KindSearch, marshal(map[string]string{"query": c.Input})
 		}
-		return callStart(k, c.Cut), call, true
+		return callStart(k, c), call, true
 	}
 	return "", chat.ToolCall{}, false
 }
 
-// callStart is the text before the call that ends cut.
-func callStart(kind, cut string) string {
-	var i int
-	switch kind {
-	case tools.KindPython:
-		i = max(strings.LastIndex(cut, "<python>"), strings.LastIndex(cut[:max(len(cut)-3, 0)], "```python"))
-	case tools.KindSearch:
-		i = strings.LastIndex(cut, "<search>")
+// callStart is the text before the call that ends cut: a tag block
+// starts at the first opening tag (the tools take the first one), a
+// fenced block at the last fence before its content, an MCP call at the
+// last <tool_call> (its arguments are JSON, which a model rarely fills
+// with that tag).
+func callStart(kind string, c tools.Call) string {
+	cut := c.Cut
+	i := 0
+	switch {
+	case kind == tools.KindPython && !strings.HasSuffix(cut, "</python>"):
+		i = strings.LastIndex(cut[:len(cut)-len(c.Input)-3], "```python")
+	case kind == tools.KindPython:
+		i = strings.Index(cut, "<python>")
+	case kind == tools.KindSearch:
+		i = strings.Index(cut, "<search>")
 	default:
 		i = strings.LastIndex(cut, "<tool_call>")
 	}
@@ -171,18 +178,26 @@ func newCallID() string {
 }
 
 // callText writes a call of the history in the checkpoint's text
-// protocol: python's code and search's query from their arguments,
-// every other function as an MCP <tool_call> with the arguments as sent.
+// protocol: python's code and search's query (trimmed, as the search
+// tool reads it) from their arguments, every other function as an MCP
+// <tool_call> with the arguments as sent, or, when those hold the
+// protocol's closing tags, as the same JSON re-encoded (which escapes
+// "<").
 func callText(c callJSON) (string, error) {
 	name, args := c.Function.Name, c.Function.Arguments
 	var obj map[string]any
 	_ = json.Unmarshal([]byte(args), &obj)
-	for kind, key := range map[string]string{tools.KindPython: "code", tools.KindSearch: "query"} {
-		if s, ok := obj[key].(string); ok && name == kind {
-			return tools.CallText(kind, "", s)
-		}
+	if s, ok := obj["code"].(string); ok && name == tools.KindPython {
+		return tools.CallText(tools.KindPython, "", s)
 	}
-	return tools.CallText(tools.KindMCP, name, strings.TrimSpace(args))
+	if s, ok := obj["query"].(string); ok && name == tools.KindSearch {
+		return tools.CallText(tools.KindSearch, "", strings.TrimSpace(s))
+	}
+	text, err := tools.CallText(tools.KindMCP, name, strings.TrimSpace(args))
+	if err != nil && obj != nil {
+		return tools.CallText(tools.KindMCP, name, marshal(obj))
+	}
+	return text, err
 }
 
 // renderHistory turns a history with tool calls into the user/assistant
