@@ -245,6 +245,17 @@ func mcpCase(endpoint string) parityCase {
 		funcs: []string{"calculate", "kv_get", "kv_set", "list_files", "read_file", "write_file"}}
 }
 
+// skipWithoutPython skips a python case where no Python 3 runs in the
+// sandbox.
+func skipWithoutPython(t *testing.T, c parityCase) {
+	if c.spec.Name != tools.KindPython {
+		return
+	}
+	if _, _, err := sandbox.PythonFor(sandbox.DefaultPython, sandbox.Detect()); err != nil {
+		t.Skipf("the python tool needs a Python 3 the sandbox can run (apt-get install python3): %v", err)
+	}
+}
+
 // toolServer serves cmd/toolserver's tools over streamable HTTP on
 // loopback, a fresh scratch directory per session.
 func toolServer(t *testing.T) string {
@@ -275,14 +286,10 @@ func toolServer(t *testing.T) string {
 // tools as functions, the results as tool messages, and malformed
 // arguments answered with an error tool message.
 func TestNativeProtocolMatchesText(t *testing.T) {
-	cases := map[string]parityCase{"search": searchCase(), "mcp": mcpCase(toolServer(t))}
-	if _, _, err := sandbox.PythonFor(sandbox.DefaultPython, sandbox.Detect()); err == nil {
-		cases["python"] = pythonCase()
-	} else {
-		t.Logf("python case skipped: the python tool needs a Python 3 the sandbox can run (apt-get install python3): %v", err)
-	}
+	cases := map[string]parityCase{"search": searchCase(), "mcp": mcpCase(toolServer(t)), "python": pythonCase()}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
+			skipWithoutPython(t, c)
 			play := func(native bool) ([]eval.Record, *scripted) {
 				srv := newScripted(t, func(req wireReq) reply {
 					task := firstUser(req)
@@ -450,14 +457,10 @@ func (m *textModel) Complete(_ context.Context, r chat.Request) (chat.Response, 
 // the same text conversation (for python, token for token) and turns the
 // model's text calls into the tool_calls that eval runs.
 func TestNativeThroughServeEqualsText(t *testing.T) {
-	cases := map[string]parityCase{"mcp": mcpCase(toolServer(t))}
-	if _, _, err := sandbox.PythonFor(sandbox.DefaultPython, sandbox.Detect()); err == nil {
-		cases["python"] = pythonCase()
-	} else {
-		t.Logf("python case skipped: the python tool needs a Python 3 the sandbox can run (apt-get install python3): %v", err)
-	}
+	cases := map[string]parityCase{"mcp": mcpCase(toolServer(t)), "python": pythonCase()}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
+			skipWithoutPython(t, c)
 			play := func(protocol string) ([]eval.Record, [][]chat.Message) {
 				model := &textModel{script: c.text}
 				srv := httptest.NewServer((&serve.Server{Model: model, Name: "m"}).Handler())
