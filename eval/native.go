@@ -256,6 +256,9 @@ func (a *nativeActor) Act(ctx context.Context, msgs []chat.Message, rng *rand.Ra
 			}
 			a.awaiting = &c
 			turn.Action = c.action
+			if turn.FinishReason == "" { // a later call of an earlier reply: still that reply's tool_calls
+				turn.FinishReason = chat.FinishToolCalls
+			}
 			return turn, nil
 		}
 		// 3. a new reply

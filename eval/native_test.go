@@ -327,6 +327,11 @@ func TestNativeProtocolMatchesText(t *testing.T) {
 				assert.Equal(t, tr.Success, nr.Success, "seed %d", tr.Seed)
 				assert.Equal(t, tr.Messages, nr.Messages, "seed %d: the env saw the same actions and gave the same observations", tr.Seed)
 				assert.Empty(t, tr.NativeMessages)
+				assert.Len(t, nr.FinishReasons, nr.Turns, "one finish reason per turn")
+				assert.Equal(t, "stop", nr.FinishReasons[nr.Turns-1])
+				for _, f := range nr.FinishReasons[:nr.Turns-1] {
+					assert.Equal(t, "tool_calls", f, "a tool step's turn")
+				}
 				if tr.Success {
 					successes++
 				}
