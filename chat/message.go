@@ -11,18 +11,42 @@ const (
 	RoleSystem    = "system"
 	RoleUser      = "user"
 	RoleAssistant = "assistant"
+	// RoleTool is a tool's result, answering one of the tool calls of the
+	// assistant message before it (Message.ToolCallID).
+	RoleTool = "tool"
 )
 
 // Finish reasons of a choice.
 const (
 	FinishStop   = "stop"   // the model ended its answer (or met a stop string)
 	FinishLength = "length" // the answer was cut at the token limit: unfinished
+	// FinishToolCalls: the answer is a request to call tools (Choice.ToolCalls).
+	FinishToolCalls = "tool_calls"
 )
 
 // Message is one message of a conversation.
 type Message struct {
 	Role    string `json:"role"`
 	Content string `json:"content"`
+	// ToolCalls are the functions an assistant message calls (OpenAI's
+	// native function calling); none for a plain answer.
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// ToolCallID is, in a RoleTool message, the ID of the call it answers.
+	ToolCallID string `json:"tool_call_id,omitempty"`
+}
+
+// ToolCall is one function call of an assistant message.
+type ToolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"` // JSON text as the model wrote it: possibly invalid
+}
+
+// Function is a function offered to a model in Request.Tools.
+type Function struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description,omitempty"`
+	Parameters  map[string]any `json:"parameters,omitempty"` // a JSON Schema of the arguments object
 }
 
 // Request asks a model for the next assistant message.
@@ -43,13 +67,20 @@ type Request struct {
 	// Seed, when set, makes sampling reproducible (best effort for remote
 	// servers; exact for an Engine).
 	Seed *int64
+	// Tools are the functions the model may call; none for a plain chat.
+	Tools []Function
+	// ToolChoice is "auto" or "none" ("" sends none: the server's default,
+	// auto when Tools are given).
+	ToolChoice string
 }
 
 // Choice is one answer.
 type Choice struct {
 	Index        int
 	Text         string
-	FinishReason string // FinishStop or FinishLength (servers may send others)
+	FinishReason string // FinishStop, FinishLength or FinishToolCalls (servers may send others)
+	// ToolCalls are the functions the answer calls, in order.
+	ToolCalls []ToolCall
 }
 
 // Usage counts tokens as the server reports them.

@@ -75,10 +75,38 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 		case RoleUser:
 			p.Messages = append(p.Messages, openai.UserMessage(m.Content))
 		case RoleAssistant:
-			p.Messages = append(p.Messages, openai.AssistantMessage(m.Content))
+			if len(m.ToolCalls) == 0 {
+				p.Messages = append(p.Messages, openai.AssistantMessage(m.Content))
+				break
+			}
+			a := openai.ChatCompletionAssistantMessageParam{}
+			if m.Content != "" {
+				a.Content.OfString = openai.String(m.Content)
+			}
+			for _, c := range m.ToolCalls {
+				a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
+					OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{ID: c.ID,
+						Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: c.Arguments}}})
+			}
+			p.Messages = append(p.Messages, openai.ChatCompletionMessageParamUnion{OfAssistant: &a})
+		case RoleTool:
+			p.Messages = append(p.Messages, openai.ToolMessage(m.Content, m.ToolCallID))
 		default:
-			return Response{}, invalid("messages", "role %q: want system, user or assistant", m.Role)
+			return Response{}, invalid("messages", "role %q: want system, user, assistant or tool", m.Role)
 		}
+	}
+	for _, f := range req.Tools {
+		def := openai.FunctionDefinitionParam{Name: f.Name}
+		if f.Description != "" {
+			def.Description = openai.String(f.Description)
+		}
+		if f.Parameters != nil {
+			def.Parameters = openai.FunctionParameters(f.Parameters)
+		}
+		p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(def))
+	}
+	if req.ToolChoice != "" {
+		p.ToolChoice.OfAuto = openai.String(req.ToolChoice)
 	}
 	if req.Temperature != nil {
 		p.Temperature = openai.Float(*req.Temperature)
@@ -117,7 +145,11 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 		PromptTokens: int(c.Usage.PromptTokens), CompletionTokens: int(c.Usage.CompletionTokens), TotalTokens: int(c.Usage.TotalTokens),
 	}}
 	for _, ch := range c.Choices {
-		resp.Choices = append(resp.Choices, Choice{Index: int(ch.Index), Text: ch.Message.Content, FinishReason: ch.FinishReason})
+		c := Choice{Index: int(ch.Index), Text: ch.Message.Content, FinishReason: ch.FinishReason}
+		for _, tc := range ch.Message.ToolCalls {
+			c.ToolCalls = append(c.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+		}
+		resp.Choices = append(resp.Choices, c)
 	}
 	return resp, nil
 }

@@ -35,6 +35,9 @@ type Config struct {
 	MaxTokens   int      `json:"max_tokens"`  // 0: a checkpoint's own limit, the server's default for an endpoint
 	Stop        []string `json:"stop"`
 	System      string   `json:"system"` // a system prompt for chat models ("": none; checkpoints drop it)
+	// ToolProtocol is how endpoint policies call the tools: ProtocolText
+	// ("" too) or ProtocolNative (OpenAI function calling).
+	ToolProtocol string `json:"tool_protocol,omitempty"`
 
 	// How the run proceeds; not part of the hash (they change no result).
 	Concurrency int           `json:"-"` // episodes in flight at most
@@ -76,6 +79,15 @@ func (c *Config) Validate() error {
 	}
 	if err := tools.ValidateSpecs(c.Tools); err != nil {
 		bad("-tool: %s", strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	switch c.ToolProtocol {
+	case "", ProtocolText:
+	case ProtocolNative:
+		if len(c.Tools) == 0 {
+			bad("-tool-protocol native without -tool: give the tools to offer as functions")
+		}
+	default:
+		bad("-tool-protocol = %q: allowed text, native", c.ToolProtocol)
 	}
 	if c.Episodes < 1 {
 		bad("-episodes = %d: must be ≥ 1", c.Episodes)
@@ -122,8 +134,13 @@ func (c *Config) Validate() error {
 // results directory, but not change these settings under it. The tools
 // enter resolved (a default given explicitly hashes as the default), and
 // only when there are some, so a config without tools hashes as it did
-// before tools could be given.
+// before tools could be given; the tool protocol enters only when native,
+// so a text-protocol config hashes as before the protocol could be chosen.
 func (c *Config) EpisodeHash() string {
+	protocol := ""
+	if c.native() {
+		protocol = ProtocolNative
+	}
 	var specs []tools.Spec
 	for _, s := range c.Tools {
 		specs = append(specs, s.Resolved())
@@ -137,8 +154,11 @@ func (c *Config) EpisodeHash() string {
 		MaxTokens   int            `json:"max_tokens"`
 		Stop        []string       `json:"stop"`
 		System      string         `json:"system"`
-	}{c.EnvOptions, specs, c.SeedBase, c.Temperature, c.TopP, c.MaxTokens, c.Stop, c.System})
+		Protocol    string         `json:"tool_protocol,omitempty"`
+	}{c.EnvOptions, specs, c.SeedBase, c.Temperature, c.TopP, c.MaxTokens, c.Stop, c.System, protocol})
 }
+
+func (c *Config) native() bool { return c.ToolProtocol == ProtocolNative }
 
 // Hash identifies the results a config asks for: the hex SHA-256 of its
 // JSON (map keys sorted by encoding/json), without the fields that only

@@ -3,6 +3,13 @@
 // the env has one: envs.SolverOf), or any model behind an OpenAI-compatible endpoint. It is
 // the library behind cmd/eval.
 //
+// An endpoint calls the env's tools in their text protocol (tags in the
+// reply, as policies train) or, with Config.ToolProtocol native, through
+// OpenAI function calling: the tools are offered as functions and each
+// returned call is written in the text protocol and stepped through the
+// same tool wrapper (native.go), its observation answered as a tool
+// message.
+//
 // Every (policy, env, seed, sample) is one episode, played as a chat
 // (see package chat) and written as one line of results.jsonl, fsynced,
 // in the order episodes finish. A rerun with the same config reads the

@@ -36,6 +36,12 @@ func newEnv(reg *envs.Registry, cfg *Config, id string) (envs.Env, error) {
 	return env, err
 }
 
+// transcripter is an Actor that keeps its own view of the conversation
+// (nativeActor), recorded as Record.NativeMessages.
+type transcripter interface {
+	Transcript() []chat.Message
+}
+
 // play plays the episode k with p. Every failure (of the env, the policy,
 // a panic) ends the episode and is recorded in its Error.
 func play(ctx context.Context, p Policy, reg *envs.Registry, cfg *Config, k Key) (rec Record) {
@@ -62,6 +68,9 @@ func play(ctx context.Context, p Policy, reg *envs.Registry, cfg *Config, k Key)
 	if err != nil {
 		rec.Error = err.Error()
 		return rec
+	}
+	if t, ok := actor.(transcripter); ok {
+		defer func() { rec.NativeMessages = t.Transcript() }()
 	}
 	if cfg.System != "" {
 		rec.Messages = append(rec.Messages, chat.Message{Role: chat.RoleSystem, Content: cfg.System})

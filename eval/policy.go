@@ -60,15 +60,24 @@ func (a randomActor) Act(_ context.Context, _ []chat.Message, rng *rand.Rand) (T
 
 // ChatPolicy asks a chat model for each action: the reply's text is the
 // action. With RequireFinish, an unfinished reply (finish_reason length)
-// is sent to the env as "" (a format error), as training sends one.
+// is sent to the env as "" (a format error), as training sends one. With
+// Native, the env's tools are offered as functions and called with the
+// reply's tool calls (ProtocolNative; see nativeActor).
 type ChatPolicy struct {
 	Model         chat.Model
 	Request       chat.Request // the sampling fields sent with every turn (Messages are the episode's)
 	RequireFinish bool
+	Native        bool
 }
 
-// NewEpisode starts a conversation; every env can be played by a chat model.
-func (p *ChatPolicy) NewEpisode(string, envs.Env) (Actor, error) { return chatActor{p}, nil }
+// NewEpisode starts a conversation; every env can be played by a chat
+// model, and with Native every env with tools.
+func (p *ChatPolicy) NewEpisode(_ string, env envs.Env) (Actor, error) {
+	if p.Native {
+		return newNativeActor(p, env)
+	}
+	return chatActor{p}, nil
+}
 
 type chatActor struct{ p *ChatPolicy }
 
@@ -138,13 +147,20 @@ func OpenPolicy(spec string, cfg Config, oracles *Oracles, apiKey string) (Opene
 		if err != nil {
 			return Opened{}, fmt.Errorf("-policy %s: %w", spec, err)
 		}
-		return Opened{Policy: &ChatPolicy{Model: m, Request: req, RequireFinish: true}, Note: "OpenAI-compatible endpoint " + url}, nil
+		note := "OpenAI-compatible endpoint " + url
+		if cfg.native() {
+			note += ", native function calling"
+		}
+		return Opened{Policy: &ChatPolicy{Model: m, Request: req, RequireFinish: true, Native: cfg.native()}, Note: note}, nil
 	}
 	path := spec
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, "final.safetensors")
 	} else if err != nil {
 		return Opened{}, fmt.Errorf("-policy %s: not random, oracle, MODEL@http(s)://URL, nor an existing checkpoint file or run directory", spec)
+	}
+	if cfg.native() {
+		return Opened{}, fmt.Errorf("-policy %s: -tool-protocol native needs an endpoint (MODEL@URL): a checkpoint reads the text protocol it trained on; serve it with cmd/serve and give -policy NAME@http://ADDR/v1", spec)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {

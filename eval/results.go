@@ -35,9 +35,13 @@ type Record struct {
 	Key
 	// PolicyID is the Named.ID of the policy that played it: a
 	// checkpoint's content ("sha256:…"); "" for the others.
-	PolicyID         string         `json:"policy_id,omitempty"`
-	Settings         string         `json:"settings"` // Config.EpisodeHash of the run that played it
-	Messages         []chat.Message `json:"messages"`
+	PolicyID string         `json:"policy_id,omitempty"`
+	Settings string         `json:"settings"` // Config.EpisodeHash of the run that played it
+	Messages []chat.Message `json:"messages"`
+	// NativeMessages is, with -tool-protocol native, the conversation as
+	// the endpoint saw it: the tools' calls (tool_calls) and results (role
+	// tool); Messages is the env's side, the calls in their text form.
+	NativeMessages   []chat.Message `json:"native_messages,omitempty"`
 	Rewards          []float64      `json:"rewards"` // one per turn
 	Return           float64        `json:"return"`  // the sum of Rewards
 	Success          bool           `json:"success"`
@@ -175,5 +179,10 @@ func episodes(path string, recs []Record, ids map[string]string) (byKey map[Key]
 // the same conversation and rewards (latency and tokens may differ).
 func sameOutcome(a, b Record) bool {
 	return a.Success == b.Success && a.Return == b.Return && a.Turns == b.Turns &&
-		slices.Equal(a.Rewards, b.Rewards) && slices.Equal(a.Messages, b.Messages)
+		slices.Equal(a.Rewards, b.Rewards) && slices.EqualFunc(a.Messages, b.Messages, sameMessage) &&
+		slices.EqualFunc(a.NativeMessages, b.NativeMessages, sameMessage)
+}
+
+func sameMessage(a, b chat.Message) bool {
+	return a.Role == b.Role && a.Content == b.Content && a.ToolCallID == b.ToolCallID && slices.Equal(a.ToolCalls, b.ToolCalls)
 }

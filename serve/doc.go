@@ -3,13 +3,22 @@
 // client can talk to a gemgo policy:
 //
 //	POST /v1/chat/completions   model, messages, temperature, top_p,
-//	                            max_completion_tokens (or max_tokens), stop, n, seed
+//	                            max_completion_tokens (or max_tokens), stop, n, seed,
+//	                            tools, tool_choice (none, auto), parallel_tool_calls
 //	GET  /v1/models             the one model served
 //
 // Errors are OpenAI-shaped: a non-2xx status with
 // {"error": {"message", "type", "param", "code"}}. A full request queue
 // answers 429 with Retry-After; a closed engine 503; a bad request 400.
-// Streaming and tools are not supported (400).
+// Streaming is not supported (400).
+//
+// Function calling is rendered into the text protocol the checkpoint
+// trained on (package tools): the functions' instructions are appended to
+// the first user message as the tool wrapper appends them, each call of
+// an assistant message's tool_calls is an assistant turn in its tag form
+// followed by its tool message as the observation, and a generated text
+// that holds a call is answered as that call in tool_calls (content the
+// text before it, null when blank; finish_reason tool_calls).
 //
 // Content is a string, null or a list of text content parts (joined with
 // newlines; other parts are refused). A body is one JSON object, sent as

@@ -32,24 +32,28 @@ func (l *stopList) UnmarshalJSON(b []byte) error {
 
 // request is the body of POST /v1/chat/completions (the fields used).
 type request struct {
-	Model               string        `json:"model"`
-	Messages            []messageJSON `json:"messages"`
-	Temperature         *float64      `json:"temperature"`
-	TopP                *float64      `json:"top_p"`
-	MaxTokens           *int          `json:"max_tokens"`
-	MaxCompletionTokens *int          `json:"max_completion_tokens"`
-	Stop                stopList      `json:"stop"`
-	N                   *int          `json:"n"`
-	Seed                *int64        `json:"seed"`
-	Stream              bool          `json:"stream"`
-	Tools               []any         `json:"tools"`
+	Model               string          `json:"model"`
+	Messages            []messageJSON   `json:"messages"`
+	Temperature         *float64        `json:"temperature"`
+	TopP                *float64        `json:"top_p"`
+	MaxTokens           *int            `json:"max_tokens"`
+	MaxCompletionTokens *int            `json:"max_completion_tokens"`
+	Stop                stopList        `json:"stop"`
+	N                   *int            `json:"n"`
+	Seed                *int64          `json:"seed"`
+	Stream              bool            `json:"stream"`
+	Tools               []toolJSON      `json:"tools"`
+	ToolChoice          json.RawMessage `json:"tool_choice"`
+	ParallelToolCalls   *bool           `json:"parallel_tool_calls"` // accepted; a text-protocol checkpoint makes one call a message
 }
 
 // messageJSON is a message as clients send it: its content a string, null,
 // or a list of content parts.
 type messageJSON struct {
-	Role    string      `json:"role"`
-	Content contentJSON `json:"content"`
+	Role       string      `json:"role"`
+	Content    contentJSON `json:"content"`
+	ToolCalls  []callJSON  `json:"tool_calls"`
+	ToolCallID string      `json:"tool_call_id"`
 }
 
 // contentJSON is a message's text. A list of content parts
@@ -92,13 +96,19 @@ func (c *contentJSON) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// messages converts the decoded messages for the model.
-func (r *request) messages() []chat.Message {
-	out := make([]chat.Message, len(r.Messages))
-	for i, m := range r.Messages {
-		out[i] = chat.Message{Role: m.Role, Content: string(m.Content)}
+// messages converts the decoded messages for the model: tool calls and
+// tool messages become the turns of the checkpoint's text protocol
+// (renderHistory), and offered tools add their instructions to the first
+// user message (nil: none offered).
+func (r *request) messages(ts *toolSet) ([]chat.Message, error) {
+	out, err := renderHistory(r.Messages)
+	if err != nil {
+		return nil, err
 	}
-	return out
+	if ts != nil {
+		out = withInstructions(out, ts.instructions())
+	}
+	return out, nil
 }
 
 // decodeRequest reads exactly one JSON object from body: trailing bytes

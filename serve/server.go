@@ -93,10 +93,41 @@ func (s *Server) now() time.Time {
 }
 
 type choiceJSON struct {
-	Index        int          `json:"index"`
-	Message      chat.Message `json:"message"`
-	FinishReason string       `json:"finish_reason"`
-	Logprobs     any          `json:"logprobs"`
+	Index        int        `json:"index"`
+	Message      messageOut `json:"message"`
+	FinishReason string     `json:"finish_reason"`
+	Logprobs     any        `json:"logprobs"`
+}
+
+// messageOut is an answer: its content null when it is only a tool call.
+type messageOut struct {
+	Role      string     `json:"role"`
+	Content   *string    `json:"content"`
+	ToolCalls []callJSON `json:"tool_calls,omitempty"`
+}
+
+// answer is a choice in the API's form: with tools offered, a text that
+// holds a call of the checkpoint's text protocol is that call (the text
+// before it the content, null when blank) with finish_reason tool_calls.
+func answer(c chat.Choice, ts *toolSet) choiceJSON {
+	text := c.Text
+	out := choiceJSON{Index: c.Index, Message: messageOut{Role: chat.RoleAssistant, Content: &text}, FinishReason: c.FinishReason}
+	if ts == nil {
+		return out
+	}
+	before, call, ok := ts.parse(c.Text)
+	if !ok {
+		return out
+	}
+	out.Message.Content = nil
+	if strings.TrimSpace(before) != "" {
+		out.Message.Content = &before
+	}
+	var cj callJSON
+	cj.ID, cj.Type, cj.Function.Name, cj.Function.Arguments = call.ID, "function", call.Name, call.Arguments
+	out.Message.ToolCalls = []callJSON{cj}
+	out.FinishReason = chat.FinishToolCalls
+	return out
 }
 
 type responseJSON struct {
@@ -163,11 +194,27 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request, b *budget) 
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "stream", "unsupported_parameter", "streaming is not supported: send stream=false")
 		return
 	}
-	if len(req.Tools) > 0 {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "tools", "unsupported_parameter", "tools are not supported by this model")
+	choice, err := toolChoice(req.ToolChoice)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "tool_choice", "invalid_value", err.Error())
 		return
 	}
-	cr := chat.Request{Model: req.Model, Messages: req.messages(), Temperature: req.Temperature, TopP: req.TopP, Stop: req.Stop, Seed: req.Seed}
+	var ts *toolSet // the offered tools; nil when none (or tool_choice none)
+	if len(req.Tools) > 0 {
+		if ts, err = newToolSet(req.Tools); err != nil {
+			writeError(w, http.StatusBadRequest, "invalid_request_error", "tools", "invalid_value", err.Error())
+			return
+		}
+		if choice == choiceNone {
+			ts = nil
+		}
+	}
+	msgs, err := req.messages(ts)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "messages", "invalid_value", "messages: "+err.Error())
+		return
+	}
+	cr := chat.Request{Model: req.Model, Messages: msgs, Temperature: req.Temperature, TopP: req.TopP, Stop: req.Stop, Seed: req.Seed}
 	switch {
 	case req.MaxCompletionTokens != nil:
 		cr.MaxTokens = *req.MaxCompletionTokens
@@ -195,7 +242,7 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request, b *budget) 
 		out.Model = s.Name
 	}
 	for _, c := range resp.Choices {
-		out.Choices = append(out.Choices, choiceJSON{Index: c.Index, Message: chat.Message{Role: chat.RoleAssistant, Content: c.Text}, FinishReason: c.FinishReason})
+		out.Choices = append(out.Choices, answer(c, ts))
 	}
 	writeJSON(w, http.StatusOK, out)
 }

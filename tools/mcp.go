@@ -146,19 +146,14 @@ func (m *MCP) ToolNames() []string {
 	return out
 }
 
+// describe lists the tools with their input schemas exactly as the server
+// gave them.
 func (m *MCP) describe() string {
-	var b strings.Builder
-	b.WriteString("You can call the following tools, given as JSON function definitions:\n<tools>\n")
-	for _, t := range m.tools {
-		def, _ := json.Marshal(map[string]any{"type": "function", "function": map[string]any{
-			"name": t.Name, "description": t.Description, "parameters": t.InputSchema}})
-		b.Write(def)
-		b.WriteByte('\n')
+	defs := make([]functionDef, len(m.tools))
+	for i, t := range m.tools {
+		defs[i] = functionDef{t.Name, t.Description, t.InputSchema}
 	}
-	b.WriteString("</tools>\nCall one tool per message, as\n" +
-		`<tool_call><tool_name>NAME</tool_name><arguments>{"name": "value"}</arguments></tool_call>` +
-		"\nwith the arguments as a JSON object. The tool's result comes back as the next observation.")
-	return b.String()
+	return toolsBlock(defs)
 }
 
 // Instructions lists the server's tools.

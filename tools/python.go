@@ -102,11 +102,7 @@ func (p *Python) Close() error {
 }
 
 // Instructions tells the model how to run code.
-func (p *Python) Instructions() string {
-	return fmt.Sprintf("You can run Python code: write it inside <python>...</python> (or a ```python fenced block). "+
-		"The code runs in a fresh sandbox for at most %v; what it prints comes back as the next observation. "+
-		"Use print() to see results. One code block per message.", p.cfg.Timeout)
-}
+func (p *Python) Instructions() string { return PythonInstructions(p.cfg.Timeout) }
 
 const fence = "```"
 

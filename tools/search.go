@@ -56,7 +56,7 @@ func NewSearch(ret Retriever, topK int, informationTags bool, examples []string)
 		topK = 3
 	}
 	if len(examples) == 0 {
-		examples = []string{"capital city", "founder", "year founded", "river"}
+		examples = []string{DefaultSearchExample, "founder", "year founded", "river"}
 	}
 	return &Search{ret: ret, topK: topK, tags: informationTags, examples: examples}, nil
 }
@@ -90,12 +90,7 @@ func NewSearchFromSpec(s Spec) (*Search, error) {
 
 // Instructions tells the model how to search.
 func (s *Search) Instructions() string {
-	where := "The results come back as the next observation."
-	if s.tags {
-		where = "The results come back between <information> and </information>."
-	}
-	return fmt.Sprintf("You can search a knowledge base: write a query inside <search>...</search>, for example <search>%s</search>. "+
-		"The search returns the top %d documents. %s One search per message.", s.examples[0], s.topK, where)
+	return SearchInstructions(s.examples[0], s.topK, s.tags)
 }
 
 // Parse finds the first complete <search>…</search>.

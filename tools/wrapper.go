@@ -194,25 +194,13 @@ func (w *Env) Reset(seed uint64) (string, envs.Info, error) {
 	w.total, w.failed, w.paid, w.steps, w.envTurns = 0, 0, 0, 0, 0
 	w.active = true
 	w.task, w.lastTool = obs, ""
-	var b strings.Builder
-	b.WriteString(obs)
-	b.WriteString("\n\n")
-	if len(w.tools) > 1 {
-		b.WriteString("Available tools:\n\n")
-	}
-	for i, t := range w.tools {
-		if i > 0 {
-			b.WriteString("\n\n")
-		}
-		b.WriteString(t.tool.Instructions())
-	}
 	out := maps.Clone(info)
 	if out == nil {
 		out = envs.Info{}
 	}
 	inner, _ := info[envs.InfoMaxTurns].(int)
 	out[envs.InfoMaxTurns] = max(inner, 1) + w.maxUses()
-	return b.String(), out, nil
+	return obs + "\n\n" + w.Instructions(), out, nil
 }
 
 func (w *Env) endEpisode() error {
@@ -231,15 +219,7 @@ func (w *Env) Step(action string) (envs.Step, error) {
 	if !w.active {
 		return envs.Step{}, fmt.Errorf("tools: %w", envs.ErrNotReset)
 	}
-	for i := range w.tools {
-		b := &w.tools[i]
-		if w.uses[i] >= b.maxUses {
-			continue
-		}
-		call, ok := b.tool.Parse(action)
-		if !ok {
-			continue
-		}
+	if i, call, ok := w.route(action); ok {
 		return w.toolStep(i, call), nil
 	}
 	st, err := w.inner.Step(action)
@@ -260,6 +240,21 @@ func (w *Env) Step(action string) (envs.Step, error) {
 		w.active = false
 	}
 	return st, nil
+}
+
+// route finds the tool that handles action: the first with uses left
+// that parses a call from it.
+func (w *Env) route(action string) (int, Call, bool) {
+	for i := range w.tools {
+		b := &w.tools[i]
+		if w.uses[i] >= b.maxUses {
+			continue
+		}
+		if call, ok := b.tool.Parse(action); ok {
+			return i, call, true
+		}
+	}
+	return 0, Call{}, false
 }
 
 func (w *Env) counters(info envs.Info) {

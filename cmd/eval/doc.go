@@ -27,7 +27,10 @@
 // (-tool python) or a YAML map of a tools.Spec
 // (-tool '{name: python, max_uses: 2}'), repeatable. Every episode gets
 // tools of its own; a spec that is wrong, or a tool that cannot run here,
-// stops the run before its first episode.
+// stops the run before its first episode. -tool-protocol native offers
+// the tools to an endpoint policy as OpenAI functions and runs the reply's
+// tool_calls through the same tools (docs/eval.md); text, the default, is
+// the tag protocol policies train on.
 //
 // Seeds are seed_base … seed_base+episodes−1 for every env and policy
 // (default seed_base 2^41, disjoint from training's seeds and held-out

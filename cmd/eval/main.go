@@ -45,6 +45,7 @@ func run(ctx context.Context, reg *envs.Registry, args []string, stdout, stderr 
 	fs.IntVar(&cfg.MaxTokens, "max-tokens", cfg.MaxTokens, "tokens per answer at most; 0: the policy's default")
 	fs.Var(&stops, "stop", "a stop string (repeatable, at most 4)")
 	fs.StringVar(&cfg.System, "system", "", "a system prompt for chat models")
+	protocol := fs.String("tool-protocol", eval.ProtocolText, "how endpoint policies call the tools: text (tags in the reply, as in training) or native (OpenAI function calling: tools[] and tool_calls)")
 	fs.IntVar(&cfg.Concurrency, "concurrency", cfg.Concurrency, "episodes in flight at most")
 	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "per request attempt to an endpoint")
 	fs.IntVar(&cfg.Retries, "retries", cfg.Retries, "retries of a failed request to an endpoint (429, 5xx, timeouts)")
@@ -68,6 +69,9 @@ func run(ctx context.Context, reg *envs.Registry, args []string, stdout, stderr 
 		envIDs = append(envIDs, ids...)
 	}
 	cfg.Policies, cfg.Envs, cfg.Stop, cfg.Tools = policies, envIDs, stops, tls
+	if *protocol != eval.ProtocolText { // text is the zero value: it hashes as before the flag existed
+		cfg.ToolProtocol = *protocol
+	}
 	if len(opts) > 0 {
 		cfg.EnvOptions = map[string]any{}
 		for _, o := range opts {

@@ -20,14 +20,16 @@ import (
 
 func TestUsageErrors(t *testing.T) {
 	for args, want := range map[string]string{
-		"-env game:GuessTheNumber-v0-easy -out D":                            "no -policy",
-		"-policy random -out D":                                              "no -env",
-		"-policy random -env game:GuessTheNumber-v0-easy":                    "-out DIR is required",
-		"-policy nope -env game:GuessTheNumber-v0-easy -out D":               "not random, oracle",
-		"-policy random -env game:GuessTheNumber-v0-easy -samples 4 -out D":  "-temperature > 0",
-		"-policy random -env game:GuessTheNumbr-v0-easy -out D":              "GuessTheNumber-v0-easy",
-		"-policy random -env game:GuessTheNumber-v0-easy -opt x -out D":      "want key=value",
-		"-policy random -env game:GuessTheNumber-v0-easy -tool serch -out D": `-tool: env.tools[0].name = "serch"`,
+		"-env game:GuessTheNumber-v0-easy -out D":                                      "no -policy",
+		"-policy random -out D":                                                        "no -env",
+		"-policy random -env game:GuessTheNumber-v0-easy":                              "-out DIR is required",
+		"-policy nope -env game:GuessTheNumber-v0-easy -out D":                         "not random, oracle",
+		"-policy random -env game:GuessTheNumber-v0-easy -samples 4 -out D":            "-temperature > 0",
+		"-policy random -env game:GuessTheNumbr-v0-easy -out D":                        "GuessTheNumber-v0-easy",
+		"-policy random -env game:GuessTheNumber-v0-easy -opt x -out D":                "want key=value",
+		"-policy random -env game:GuessTheNumber-v0-easy -tool serch -out D":           `-tool: env.tools[0].name = "serch"`,
+		"-policy random -env game:GuessTheNumber-v0-easy -tool-protocol json -out D":   `-tool-protocol = "json": allowed text, native`,
+		"-policy random -env game:GuessTheNumber-v0-easy -tool-protocol native -out D": "-tool-protocol native without -tool",
 	} {
 		var out, errb bytes.Buffer
 		a := strings.ReplaceAll(args, " D", " "+t.TempDir())
@@ -84,6 +86,25 @@ func TestToolFlag(t *testing.T) {
 		require.Equal(t, cli.ExitUsage, run(context.Background(), builtin.Registry(), args, &stdout, &errb, false), bad)
 		require.Contains(t, errb.String(), "-tool", bad)
 		require.Contains(t, errb.String(), bad)
+	}
+}
+
+// -tool-protocol is saved in the resolved config when native, and text
+// (the default, given or not) leaves the config as before the flag.
+func TestToolProtocolFlag(t *testing.T) {
+	for _, c := range []struct{ flag, want string }{{"", ""}, {"text", ""}, {"native", "native"}} {
+		out := filepath.Join(t.TempDir(), "out")
+		args := []string{"-policy", "random", "-env", "qa:Fictional-v0-onehop", "-tool", "search", "-episodes", "1", "-out", out}
+		if c.flag != "" {
+			args = append(args, "-tool-protocol", c.flag)
+		}
+		var stdout, errb bytes.Buffer
+		require.Equal(t, cli.ExitOK, run(context.Background(), builtin.Registry(), args, &stdout, &errb, false), errb.String())
+		b, err := os.ReadFile(filepath.Join(out, eval.MetadataFile))
+		require.NoError(t, err)
+		var md eval.Metadata
+		require.NoError(t, json.Unmarshal(b, &md))
+		require.Equal(t, c.want, md.Config.ToolProtocol, c.flag)
 	}
 }
 

@@ -8,9 +8,11 @@
 //
 // Conversations are rendered as the checkpoint's training run rendered
 // observations (its env.history), and a request without a temperature
-// samples at the run's (sample.temperature): the checkpoint
-// carries these serving settings (chat.Settings), so the server links
-// neither the trainer nor the tools. Concurrent requests are batched into
+// samples at the run's (sample.temperature): the checkpoint carries these
+// serving settings (chat.Settings), so the server links neither the
+// trainer nor the tools. Requests with tools (tool_choice none or auto)
+// are rendered into the checkpoint's text tool protocol, and its text
+// calls come back as tool_calls (docs/eval.md). Concurrent requests are batched into
 // one KV-cache sampler call; more than -queue waiting requests are
 // answered 429 with Retry-After. Ctrl-C or SIGTERM stops accepting,
 // finishes the requests in flight (up to -grace) and exits 0. -max-conns,
