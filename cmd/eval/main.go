@@ -13,6 +13,7 @@ import (
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/eval"
 	"github.com/gemgo/gemgo/internal/cli"
+	"github.com/gemgo/gemgo/internal/cli/toolflag"
 	"github.com/gemgo/gemgo/metrics"
 )
 
@@ -31,8 +32,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Var(&envIDs, "env", "an env id (repeatable)")
 	envFile := fs.String("env-file", "", "a file of env ids, one a line (# comments)")
 	fs.Var(&opts, "opt", "an env option key=value given to every env (repeatable), e.g. style=brief")
-	var tls cli.Tools
-	fs.Var(&tls, "tool", cli.ToolsUsage)
+	var tls toolflag.Specs
+	fs.Var(&tls, "tool", toolflag.Usage)
 	fs.IntVar(&cfg.Episodes, "episodes", cfg.Episodes, "seeds per env")
 	fs.IntVar(&cfg.Samples, "samples", cfg.Samples, "episodes per seed and policy (pass@k's n)")
 	fs.Uint64Var(&cfg.SeedBase, "seed-base", cfg.SeedBase, "first env seed (default 2^41: disjoint from training's seeds)")

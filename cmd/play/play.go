@@ -15,6 +15,7 @@ import (
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/internal/cli"
+	"github.com/gemgo/gemgo/internal/cli/toolflag"
 	"github.com/gemgo/gemgo/tools"
 )
 
@@ -58,8 +59,8 @@ func (p player) run(ctx context.Context, args []string, stdout, stderr io.Writer
 	list := fs.Bool("list", false, "print every env id by category with its description")
 	var opts optFlag
 	fs.Var(&opts, "opt", "env option key=value (repeatable)")
-	var tls cli.Tools
-	fs.Var(&tls, "tool", cli.ToolsUsage)
+	var tls toolflag.Specs
+	fs.Var(&tls, "tool", toolflag.Usage)
 	if code, ok := cli.ParseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}

@@ -108,7 +108,10 @@ func TestWatch(t *testing.T) {
 	var stderr syncBuffer
 	exited := make(chan int, 1)
 	done := make(chan struct{})
-	go func() { watch(sigs, cancel, &stderr, "train", "saving", func(code int) { exited <- code }); close(done) }()
+	go func() {
+		watch(sigs, cancel, &stderr, "train", "saving", func(code int) { exited <- code })
+		close(done)
+	}()
 
 	sigs <- os.Interrupt
 	<-ctx.Done()
