@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -39,25 +40,45 @@ func TestMain(m *testing.M) {
 }
 
 var buildOnce = sync.OnceValue(func() error {
-	pkgs := []string{"build", "-ldflags=-s -w", "-o", bin + string(filepath.Separator)}
-	for _, c := range commands {
-		pkgs = append(pkgs, "./cmd/"+c)
-	}
-	cmd := exec.Command("go", pkgs...)
-	cmd.Dir = filepath.Join("..", "..")
-	out, err := cmd.CombinedOutput()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
-		return &buildError{err, out}
+		return err
 	}
-	return nil
+	args := []string{"build", "-ldflags=-s -w", "-o", bin + string(filepath.Separator)}
+	for _, c := range commands {
+		args = append(args, "./cmd/"+c)
+	}
+	cmd := exec.Command("go", args...)
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build: %w\n%s", err, out)
+	}
+	return openSources(root, args[4:])
 })
 
-type buildError struct {
-	err error
-	out []byte
+// openSources opens every Go file of the module that the packages link.
+// go test reuses a passing result while the files the test opened are
+// unchanged, and it cannot see what go build read: without this, an edit
+// of a command would leave the old result in place.
+func openSources(root string, pkgs []string) error {
+	cmd := exec.Command("go", append([]string{"list", "-deps", "-f", `{{range .GoFiles}}{{$.Dir}}/{{.}}{{"\n"}}{{end}}`}, pkgs...)...)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("go list: %w", err)
+	}
+	for _, f := range strings.Fields(string(out)) {
+		if !strings.HasPrefix(f, root+string(filepath.Separator)) {
+			continue // the standard library and other modules: go test's cache ignores them
+		}
+		fh, err := os.Open(f)
+		if err != nil {
+			return err
+		}
+		_ = fh.Close()
+	}
+	return nil
 }
-
-func (e *buildError) Error() string { return "go build: " + e.err.Error() + "\n" + string(e.out) }
 
 // built builds every command once and returns the path of name.
 func built(t *testing.T, name string) string {
