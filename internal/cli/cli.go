@@ -1,9 +1,3 @@
-// Package cli holds the shape every gemgo command shares: the Command
-// signature and Main, which runs one as the process (SIGINT and SIGTERM
-// cancel its context; a second signal exits at once); ParseFlags (-h prints
-// the usage on stdout and exits 0, a bad flag is one line on stderr and
-// exit 2); the exit statuses; a repeatable string flag; and the -tool flag
-// of the commands that play envs.
 package cli
 
 import "strings"
