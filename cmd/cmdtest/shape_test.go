@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -211,7 +213,8 @@ func (p *process) terminate(t *testing.T) int {
 
 // SIGTERM stops play waiting for an action with status 130, as Ctrl-C
 // does; it stops the servers, drained, with status 0. Each says on stderr
-// that a second signal exits at once.
+// that a second signal exits at once, and a second signal during a
+// server's drain does.
 func TestSIGTERMStops(t *testing.T) {
 	t.Run("play", func(t *testing.T) {
 		r, w, err := os.Pipe() // no action ever comes; an *os.File, which Wait does not wait on
@@ -230,6 +233,29 @@ func TestSIGTERMStops(t *testing.T) {
 		assert.Equal(t, cli.ExitOK, p.terminate(t), p.stderr.String())
 		assert.Contains(t, p.stderr.String(), "envserver: terminated: draining the sessions (once more to exit at once)\n")
 		assert.True(t, strings.HasSuffix(p.stderr.String(), "envserver: stopped\n"), p.stderr.String())
+	})
+	t.Run("envserver second signal", func(t *testing.T) {
+		// A request whose body never ends holds the drain (-drain 5m); the
+		// second SIGTERM ends the process at once, with 130.
+		p := start(t, nil, "envserver", "-addr", "127.0.0.1:0", "-drain", "5m", "-body-timeout", "5m")
+		p.waitFor(t, &p.stderr, "/health)\n")
+		m := regexp.MustCompile(`listening on ws://(\S+)/ws`).FindStringSubmatch(p.stderr.String())
+		require.NotNil(t, m, p.stderr.String())
+		conn, err := net.Dial("tcp", m[1])
+		require.NoError(t, err)
+		defer conn.Close()
+		_, err = io.WriteString(conn, "POST /reset HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+		require.NoError(t, err)
+		time.Sleep(500 * time.Millisecond) // the server reads the request line (were it not read, the drain would end at once: exit 0 fails the test, it cannot pass wrongly)
+		require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+		p.waitFor(t, &p.stderr, "envserver: draining 0 sessions\n")
+		select {
+		case <-p.done:
+			t.Fatalf("the drain did not wait for the request in flight; stderr %q", p.stderr.String())
+		case <-time.After(500 * time.Millisecond):
+		}
+		assert.Equal(t, cli.ExitInterrupted, p.terminate(t), p.stderr.String())
+		assert.True(t, strings.HasSuffix(p.stderr.String(), "envserver: terminated again: exiting now\n"), p.stderr.String())
 	})
 	t.Run("toolserver", func(t *testing.T) {
 		p := start(t, nil, "toolserver", "-http", "127.0.0.1:0")
