@@ -9,5 +9,10 @@
 // Output (runs/baselines by default): one run directory per config and
 // seed, the reference play per config, table.md, report.html and
 // summary.json. Re-running skips what finished and resumes what was
-// interrupted; Ctrl-C lets the running runs save a checkpoint.
+// interrupted; Ctrl-C or SIGTERM lets the running runs save a checkpoint
+// (a second one exits at once).
+//
+// Exit status: 0 when every run finished and the table is written (and
+// for -h), 1 when a run or a reference failed, 2 on a bad command line or
+// suite, 130 when an interrupt stopped the suite.
 package main

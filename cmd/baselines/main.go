@@ -25,36 +25,25 @@ import (
 )
 
 func main() {
-	ctx, stop := cli.SaveOnInterrupt()
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	cli.Main("baselines", "every run stops at its next step and saves", run)
 }
 
+// run is the command: it returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("baselines", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	cli.SetUsage(fs, "usage: baselines [-config SUITE] [-out DIR] [-parallel N] [-only a,b] [-report]")
 	suitePath := fs.String("config", filepath.Join("configs", "baselines", "suite.yaml"), "suite file")
 	out := fs.String("out", "", "output directory (default runs/<suite name>)")
 	parallel := fs.Int("parallel", runtime.GOMAXPROCS(0), "runs trained at once")
 	only := fs.String("only", "", "comma-separated config names: train only these (the table still shows every config)")
 	reportOnly := fs.Bool("report", false, "only (re)write the table and report from what is there")
-	err := fs.Parse(args)
-	fs.SetOutput(stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		fs.SetOutput(stdout)
-		fmt.Fprintln(stdout, "usage: baselines [-config SUITE] [-out DIR] [-parallel N] [-only a,b] [-report]")
-		fs.PrintDefaults()
-		return 0
-	}
-	if err != nil || fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "baselines: %v (see -h)\n", cmpErr(err, fs.Args()))
-		return 2
+	if code, ok := cli.ParseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	suite, entries, err := baselines.Load(*suitePath)
 	if err != nil {
 		fmt.Fprintln(stderr, "baselines:", err)
-		return 2
+		return cli.ExitUsage
 	}
 	if *out == "" {
 		name := suite.Name
@@ -66,12 +55,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	runs, err := suite.Plan(entries, *out)
 	if err != nil {
 		fmt.Fprintln(stderr, "baselines:", err)
-		return 2
+		return cli.ExitUsage
 	}
 	todo, err := selectRuns(runs, entries, *only)
 	if err != nil {
 		fmt.Fprintln(stderr, "baselines:", err)
-		return 2
+		return cli.ExitUsage
 	}
 	reg := builtin.Registry()
 	var runErr error
@@ -84,11 +73,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fmt.Fprintln(stderr, "baselines:", err)
-		return 1
+		return cli.ExitFailed
 	}
 	if _, err := atomicfile.RemoveStale(*out); err != nil {
 		fmt.Fprintln(stderr, "baselines:", err)
-		return 1
+		return cli.ExitFailed
 	}
 	refEntries := entries
 	if *reportOnly {
@@ -109,15 +98,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	machine := cpuModel()
 	if err := atomicfile.WriteFile(filepath.Join(*out, baselines.TableFile), []byte(md+"\nMachine: "+machine+"\n")); err != nil {
 		fmt.Fprintln(stderr, "baselines:", err)
-		return 1
+		return cli.ExitFailed
 	}
 	if err := baselines.WriteReport(filepath.Join(*out, baselines.ReportFile), suite, rows, byArm, machine); err != nil {
 		fmt.Fprintln(stderr, "baselines: report:", err)
-		return 1
+		return cli.ExitFailed
 	}
 	if err := compare.WriteSummary(filepath.Join(*out, compare.SummaryFile), baselines.NewSummary(suite, rows)); err != nil {
 		fmt.Fprintln(stderr, "baselines: summary:", err)
-		return 1
+		return cli.ExitFailed
 	}
 	fmt.Fprint(stdout, md)
 	fmt.Fprintln(stdout, "machine:", machine)
@@ -126,20 +115,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case runErr != nil:
 		fmt.Fprintln(stderr, "baselines:", runErr)
 		if errors.Is(runErr, train.ErrInterrupted) {
-			return 130
+			return cli.ExitInterrupted
 		}
-		return 1
+		return cli.ExitFailed
 	case refErr != nil:
-		return 1
+		return cli.ExitFailed
 	}
-	return 0
-}
-
-func cmpErr(err error, rest []string) error {
-	if err != nil {
-		return err
-	}
-	return fmt.Errorf("unexpected arguments %q", rest)
+	return cli.ExitOK
 }
 
 // selectRuns keeps the runs of the configs -only names (all when empty).

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/compare"
+	"github.com/gemgo/gemgo/internal/cli"
 	"github.com/gemgo/gemgo/metrics/metricstest"
 )
 
@@ -46,7 +47,7 @@ func TestRunTrainsTablesAndResumes(t *testing.T) {
 	out := filepath.Join(dir, "out")
 	args := []string{"-config", filepath.Join(dir, "suite.yaml"), "-out", out, "-parallel", "2"}
 	var stdout, stderr bytes.Buffer
-	require.Equal(t, 0, run(context.Background(), append(args, "-only", "bits"), &stdout, &stderr), stderr.String())
+	require.Equal(t, cli.ExitOK, run(context.Background(), append(args, "-only", "bits"), &stdout, &stderr), stderr.String())
 	assert.Contains(t, stdout.String(), "3 runs to consider")
 	table, err := os.ReadFile(filepath.Join(out, "table.md"))
 	require.NoError(t, err)
@@ -60,7 +61,7 @@ func TestRunTrainsTablesAndResumes(t *testing.T) {
 	assert.Contains(t, string(table), "Machine: ")
 
 	stdout.Reset()
-	require.Equal(t, 0, run(context.Background(), args, &stdout, &stderr), stderr.String())
+	require.Equal(t, cli.ExitOK, run(context.Background(), args, &stdout, &stderr), stderr.String())
 	assert.Equal(t, 3, strings.Count(stdout.String(), "skipped (already finished)"), "the bits runs are not trained again")
 	var sum compare.Summary
 	data, err := os.ReadFile(filepath.Join(out, compare.SummaryFile))
@@ -78,7 +79,7 @@ func TestRunTrainsTablesAndResumes(t *testing.T) {
 
 	// -report only redraws.
 	stdout.Reset()
-	require.Equal(t, 0, run(context.Background(), append(args, "-report"), &stdout, &stderr), stderr.String())
+	require.Equal(t, cli.ExitOK, run(context.Background(), append(args, "-report"), &stdout, &stderr), stderr.String())
 	assert.NotContains(t, stdout.String(), "runs to consider")
 }
 
@@ -91,15 +92,15 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{[]string{"-config", filepath.Join(dir, "none.yaml")}, "no such file"},
 		{[]string{"-config", suite, "-only", "guess,nope"}, "-only nope: no such config in the suite (it has guess, bits)"},
-		{[]string{"-config", suite, "extra"}, "unexpected arguments"},
+		{[]string{"-config", suite, "extra"}, `unexpected argument "extra"`},
 		{[]string{"-bogus"}, "flag provided but not defined"},
 	} {
 		var stdout, stderr bytes.Buffer
-		assert.Equal(t, 2, run(context.Background(), c.args, &stdout, &stderr), c.args)
+		assert.Equal(t, cli.ExitUsage, run(context.Background(), c.args, &stdout, &stderr), c.args)
 		assert.Contains(t, stderr.String(), c.want)
 	}
 	var stdout, stderr bytes.Buffer
-	assert.Equal(t, 0, run(context.Background(), []string{"-h"}, &stdout, &stderr))
+	assert.Equal(t, cli.ExitOK, run(context.Background(), []string{"-h"}, &stdout, &stderr))
 	assert.Contains(t, stdout.String(), "usage: baselines")
 }
 
@@ -110,7 +111,7 @@ func TestReportInBrowser(t *testing.T) {
 	dir := suiteDir(t)
 	out := filepath.Join(dir, "out")
 	var stdout, stderr bytes.Buffer
-	require.Equal(t, 0, run(context.Background(), []string{"-config", filepath.Join(dir, "suite.yaml"), "-out", out}, &stdout, &stderr), stderr.String())
+	require.Equal(t, cli.ExitOK, run(context.Background(), []string{"-config", filepath.Join(dir, "suite.yaml"), "-out", out}, &stdout, &stderr), stderr.String())
 	srv := metricstest.Serve(t, out)
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/report.html")))
 	titles := metricstest.RequireDrawn(t, metricstest.Charts(t, ctx))

@@ -6,8 +6,8 @@
 // A bare -config name is looked up in configs/. Runs go to -out (default
 // runs/compare/<sweep name>)/<arm>/seed<k>/ and the report to
 // -out/report.html. Running the same command again skips finished runs and
-// resumes interrupted ones; Ctrl-C stops cleanly (each running run saves a
-// checkpoint). -print-config prints the sweep as it will run, with every
+// resumes interrupted ones; Ctrl-C or SIGTERM stops cleanly (each running
+// run saves a checkpoint; a second signal exits at once). -print-config prints the sweep as it will run, with every
 // arm's resolved training config, and exits.
 //
 // Exit status: 0 when every run finished (and for -h and -print-config), 1

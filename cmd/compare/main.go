@@ -22,18 +22,13 @@ import (
 )
 
 func main() {
-	// The first Ctrl-C lets every running run save a checkpoint; a second
-	// one kills the process.
-	ctx, stop := cli.SaveOnInterrupt()
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	cli.Main("compare", "every run stops at its next step and saves", run)
 }
 
-// run is the whole command; it returns the exit code.
+// run is the whole command; it returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	cli.SetUsage(fs, "usage: compare -config SWEEP [-set key=value ...] [-out DIR] [-parallel N] [-report] [-print-config]")
 	cfgPath := fs.String("config", "", "sweep file (a bare name is looked up in configs/), e.g. compare_guess")
 	out := fs.String("out", "", "output directory (default runs/compare/<sweep name>)")
 	parallel := fs.Int("parallel", runtime.GOMAXPROCS(0), "runs trained at once")
@@ -41,27 +36,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	printConfig := fs.Bool("print-config", false, "print the resolved sweep (every arm's training config) as YAML and exit")
 	var sets cli.Multi
 	fs.Var(&sets, "set", "override key=value applied to every run (repeatable)")
-	fs.SetOutput(io.Discard)
-	err := fs.Parse(args)
-	fs.SetOutput(stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		fs.SetOutput(stdout)
-		fmt.Fprintln(stdout, "usage: compare -config SWEEP [-set key=value ...] [-out DIR] [-parallel N] [-report] [-print-config]")
-		fs.PrintDefaults()
-		return 0
+	if code, ok := cli.ParseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "compare: %v (see -h)\n", err)
-		return 2
-	}
-	if *cfgPath == "" || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "compare: give a sweep with -config (configs/compare_*.yaml are shipped), and no positional arguments")
-		return 2
+	if *cfgPath == "" {
+		fmt.Fprintln(stderr, "compare: give a sweep with -config (configs/compare_*.yaml are shipped)")
+		return cli.ExitUsage
 	}
 	spec, err := compare.LoadSpec(*cfgPath, "configs")
 	if err != nil {
 		fmt.Fprintln(stderr, "compare:", err)
-		return 2
+		return cli.ExitUsage
 	}
 	if *out == "" {
 		name := spec.Name
@@ -73,16 +58,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	runs, err := spec.Plan(*out, sets)
 	if err != nil {
 		fmt.Fprintln(stderr, "compare:", err)
-		return 2
+		return cli.ExitUsage
 	}
 	if *printConfig {
 		y, err := resolvedSpec(spec, runs, *out)
 		if err != nil {
 			fmt.Fprintln(stderr, "compare:", err)
-			return 1
+			return cli.ExitFailed
 		}
 		_, _ = stdout.Write(y)
-		return 0
+		return cli.ExitOK
 	}
 	report := filepath.Join(*out, compare.ReportFile)
 	var runErr error
@@ -95,16 +80,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fmt.Fprintln(stderr, "compare:", err)
-		return 1
+		return cli.ExitFailed
 	}
 	if _, err := atomicfile.RemoveStale(*out); err != nil { // a killed report write's litter
 		fmt.Fprintln(stderr, "compare:", err)
-		return 1
+		return cli.ExitFailed
 	}
 	loaded := compare.Load(spec, runs) // read once: the report, table and summary agree
 	if err := compare.WriteReport(report, loaded); err != nil {
 		fmt.Fprintln(stderr, "compare: report:", err)
-		return 1
+		return cli.ExitFailed
 	}
 	sums := loaded.Sums
 	for _, row := range compare.SummaryTable(sums, spec.Threshold) {
@@ -123,22 +108,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if err := atomicfile.WriteFile(filepath.Join(*out, compare.TableFile), []byte(md)); err != nil {
 		fmt.Fprintln(stderr, "compare:", err)
-		return 1
+		return cli.ExitFailed
 	}
 	if err := compare.WriteSummary(filepath.Join(*out, compare.SummaryFile), sum); err != nil {
 		fmt.Fprintln(stderr, "compare: summary:", err)
-		return 1
+		return cli.ExitFailed
 	}
 	fmt.Fprintln(stdout, "summary:", filepath.Join(*out, compare.SummaryFile))
 	fmt.Fprintln(stdout, "report:", report)
 	if runErr != nil {
 		fmt.Fprintln(stderr, "compare:", runErr)
 		if errors.Is(runErr, train.ErrInterrupted) {
-			return 130
+			return cli.ExitInterrupted
 		}
-		return 1
+		return cli.ExitFailed
 	}
-	return 0
+	return cli.ExitOK
 }
 
 // resolvedSpec renders the sweep as it will run: its fields, and each

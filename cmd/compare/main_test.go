@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gemgo/gemgo/compare"
+	"github.com/gemgo/gemgo/internal/cli"
 	"github.com/gemgo/gemgo/train"
 )
 
@@ -41,7 +42,7 @@ func TestRun(t *testing.T) {
 	out := filepath.Join(dir, "out")
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), []string{"-config", path, "-out", out, "-parallel", "2", "-set", "algo.gamma=0.8"}, &stdout, &stderr)
-	require.Equal(t, 0, code, stderr.String())
+	require.Equal(t, cli.ExitOK, code, stderr.String())
 	assert.Contains(t, stdout.String(), "1 arms × 3 seeds = 3 runs, 2 at once")
 	assert.Contains(t, stdout.String(), "final greedy success")
 	assert.FileExists(t, filepath.Join(out, "report.html"))
@@ -64,14 +65,14 @@ func TestRun(t *testing.T) {
 
 	stdout.Reset()
 	code = run(context.Background(), []string{"-config", path, "-out", out, "-set", "algo.gamma=0.8"}, &stdout, &stderr)
-	require.Equal(t, 0, code, stderr.String())
+	require.Equal(t, cli.ExitOK, code, stderr.String())
 	assert.Equal(t, 3, strings.Count(stdout.String(), "skipped (already finished)"))
 
 	// Another -set is another config: the old runs are not reused.
 	stdout.Reset()
 	stderr.Reset()
 	code = run(context.Background(), []string{"-config", path, "-out", out}, &stdout, &stderr)
-	assert.Equal(t, 1, code)
+	assert.Equal(t, cli.ExitFailed, code)
 	assert.Contains(t, stdout.String(), "another config")
 	page, err := os.ReadFile(filepath.Join(out, "report.html"))
 	require.NoError(t, err)
@@ -83,7 +84,7 @@ func TestRun(t *testing.T) {
 	cancel()
 	stderr.Reset()
 	code = run(ctx, []string{"-config", path, "-out", filepath.Join(dir, "out2")}, &stdout, &stderr)
-	assert.Equal(t, 130, code)
+	assert.Equal(t, cli.ExitInterrupted, code)
 	assert.Contains(t, stderr.String(), "run the same command again")
 	assert.NotContains(t, stdout.String(), "caution", "the sweep's settings draw none")
 
@@ -91,7 +92,7 @@ func TestRun(t *testing.T) {
 	// seed, printed before the runs start.
 	stdout.Reset()
 	code = run(ctx, []string{"-config", path, "-out", filepath.Join(dir, "out3"), "-set", "sample.top_p=0.9"}, &stdout, &stderr)
-	assert.Equal(t, 130, code)
+	assert.Equal(t, cli.ExitInterrupted, code)
 	assert.Equal(t, 1, strings.Count(stdout.String(), "caution (arm reinforce): sample.top_p = 0.9:"), stdout.String())
 }
 
@@ -103,18 +104,18 @@ func TestRunUsageErrors(t *testing.T) {
 		{nil, "give a sweep with -config"},
 		{[]string{"-config", "no_such_sweep"}, "no such file"},
 		{[]string{"-bogus"}, "flag provided but not defined"},
-		{[]string{"-config", "x", "extra"}, "no positional arguments"},
+		{[]string{"-config", "x", "extra"}, `unexpected argument "extra"`},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), tc.args, &stdout, &stderr)
-		assert.Equal(t, 2, code, tc.args)
+		assert.Equal(t, cli.ExitUsage, code, tc.args)
 		assert.Contains(t, stderr.String(), tc.want, tc.args)
 	}
 }
 
 func TestHelpAndPrintConfig(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	assert.Equal(t, 0, run(context.Background(), []string{"-h"}, &stdout, &stderr), stderr.String())
+	assert.Equal(t, cli.ExitOK, run(context.Background(), []string{"-h"}, &stdout, &stderr), stderr.String())
 	assert.Contains(t, stdout.String(), "-print-config")
 
 	dir := t.TempDir()
@@ -123,7 +124,7 @@ func TestHelpAndPrintConfig(t *testing.T) {
 	out := filepath.Join(dir, "out")
 	stdout.Reset()
 	code := run(context.Background(), []string{"-config", path, "-out", out, "-set", "algo.gamma=0.8", "-print-config"}, &stdout, &stderr)
-	require.Equal(t, 0, code, stderr.String())
+	require.Equal(t, cli.ExitOK, code, stderr.String())
 	var doc struct {
 		Name  string   `yaml:"name"`
 		Seeds []uint64 `yaml:"seeds"`
@@ -167,7 +168,7 @@ func TestSetPastALeaf(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			var code int
 			require.NotPanics(t, func() { code = run(context.Background(), append(args, "-out", out), &stdout, &stderr) }, "%s %s", name, key)
-			assert.Equal(t, 2, code, "%s %s: %s", name, key, stderr.String())
+			assert.Equal(t, cli.ExitUsage, code, "%s %s: %s", name, key, stderr.String())
 			assert.Contains(t, stderr.String(), want, "%s %s", name, key)
 			assert.Equal(t, 1, strings.Count(strings.TrimSpace(stderr.String()), "\n")+1, "one line: %q", stderr.String())
 			assert.NoDirExists(t, out, "nothing ran")

@@ -23,5 +23,6 @@
 //
 // SIGINT or SIGTERM drains the server: /health turns unhealthy, sessions
 // finish the message they are handling and are closed with status 1001,
-// and the process exits 0 (1 when -drain elapses first).
+// and the process exits 0 (1 when -drain elapses first); a second signal
+// exits at once with 130. Bad flags exit 2; -h prints the usage on stdout.
 package main

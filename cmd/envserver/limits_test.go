@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"syscall"
 	"testing"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/remote/client"
+	"github.com/gemgo/gemgo/internal/cli"
 )
 
 // With a cap of 20 connections and idle and body timeouts of 300 ms: a
@@ -24,15 +24,17 @@ import (
 // answers at once, and a trickled /reset body gets 408.
 func TestConnectionLimits(t *testing.T) {
 	var stderr bytes.Buffer
-	assert.Equal(t, 2, run([]string{"-max-conns", "10", "-max-sessions", "10"}, &stderr, nil))
+	assert.Equal(t, cli.ExitUsage, run(context.Background(), []string{"-max-conns", "10", "-max-sessions", "10"}, io.Discard, &stderr))
 	assert.Contains(t, stderr.String(), "-max-conns above -max-sessions")
 
 	ready := make(chan string, 1)
 	code := make(chan int, 1)
 	stderr.Reset()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	go func() {
-		code <- run([]string{"-addr", "127.0.0.1:0", "-env", "game:GuessTheNumber-v0-easy", "-max-sessions", "4",
-			"-max-conns", "20", "-keep-alive", "300ms", "-body-timeout", "300ms"}, &stderr, ready)
+		code <- server{ready: func(a string) { ready <- a }}.run(ctx, []string{"-addr", "127.0.0.1:0", "-env", "game:GuessTheNumber-v0-easy", "-max-sessions", "4",
+			"-max-conns", "20", "-keep-alive", "300ms", "-body-timeout", "300ms"}, io.Discard, &stderr)
 	}()
 	var addr string
 	select {
@@ -41,10 +43,10 @@ func TestConnectionLimits(t *testing.T) {
 		t.Fatal("the server did not start")
 	}
 	defer func() {
-		require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGTERM))
+		cancel()
 		select {
 		case c := <-code:
-			assert.Equal(t, 0, c, stderr.String())
+			assert.Equal(t, cli.ExitOK, c, stderr.String())
 		case <-time.After(15 * time.Second):
 			t.Fatal("the server did not stop")
 		}

@@ -2,36 +2,44 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/envs/code"
 	"github.com/gemgo/gemgo/envs/remote"
+	"github.com/gemgo/gemgo/internal/cli"
 	"github.com/gemgo/gemgo/internal/httpserve"
 	"github.com/gemgo/gemgo/sandbox"
 	"github.com/gemgo/gemgo/tools"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stderr, nil))
+	cli.Main("envserver", "draining the sessions", run)
 }
 
-// run serves until a signal; ready, when not nil, receives the listening
-// address (tests use it).
-func run(args []string, stderr io.Writer, ready chan<- string) int {
+// run is the command: it serves until ctx is cancelled and returns the
+// exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return server{}.run(ctx, args, stdout, stderr)
+}
+
+// server is the command with what tests set.
+type server struct {
+	ready func(addr string) // when set, gets the listening address
+}
+
+// run is the command.
+func (s server) run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	ready := s.ready
 	fs := flag.NewFlagSet("envserver", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	cli.SetUsage(fs, "usage: envserver [-addr HOST:PORT] [-env ID] [-tools python,search] [flags]")
 	addr := fs.String("addr", "127.0.0.1:8000", "listen address (host:port; :8000 listens on every interface)")
 	envID := fs.String("env", "", "default env id for sessions that name none (go run ./cmd/play -list prints the ids)")
 	maxSessions := fs.Int("max-sessions", remote.DefaultMaxSessions, "most WebSocket sessions at once; more are answered CAPACITY_REACHED")
@@ -45,35 +53,28 @@ func run(args []string, stderr io.Writer, ready chan<- string) int {
 	toolList := fs.String("tools", "", "tool kinds clients may wrap their env with in the reset data, comma-separated: python,search (python runs the model's code, sandboxed, on this machine); empty serves none")
 	allowList := fs.String("allow-option", "", "env options clients may set though their env keeps them for the operator, comma-separated (path, word_file, clue_file name files on this machine; python names a program it runs; isolation, fresh_process change the code sandbox); empty allows none")
 	capList := fs.String("option-cap", "", "caps of resource options for clients, comma-separated name=value, e.g. timeout=30,memory_mb=2048 (defaults: code envs' timeout 10 s, memory_mb 1024, output_kb 1024, concurrency 4, max_tests 50); a larger value is refused")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "envserver: unexpected argument %q (flags only; -h lists them)\n", fs.Arg(0))
-		return 2
+	if code, ok := cli.ParseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	if *maxSessions < 1 {
 		fmt.Fprintf(stderr, "envserver: -max-sessions = %d: must be ≥ 1\n", *maxSessions)
-		return 2
+		return cli.ExitUsage
 	}
 	if *maxConns <= *maxSessions || *keepAlive <= 0 || *bodyTimeout <= 0 {
 		fmt.Fprintf(stderr, "envserver: -max-conns = %d, -keep-alive = %s, -body-timeout = %s: want positive values and -max-conns above -max-sessions (%d; each session holds a connection)\n", *maxConns, *keepAlive, *bodyTimeout, *maxSessions)
-		return 2
+		return cli.ExitUsage
 	}
 	toolKinds := splitList(*toolList)
 	allowed := splitList(*allowList)
 	caps, err := parseCaps(*capList)
 	if err != nil {
 		fmt.Fprintf(stderr, "envserver: -option-cap: %v\n", err)
-		return 2
+		return cli.ExitUsage
 	}
 	for _, k := range toolKinds {
 		if !slices.Contains(remote.ServableTools, k) {
 			fmt.Fprintf(stderr, "envserver: -tools: %q: want a comma-separated list of %s (mcp cannot be served: its spec names a program or host of the client's choosing)\n", k, strings.Join(remote.ServableTools, ", "))
-			return 2
+			return cli.ExitUsage
 		}
 	}
 	srv, err := remote.NewServer(builtin.Registry(), remote.Config{
@@ -83,7 +84,7 @@ func run(args []string, stderr io.Writer, ready chan<- string) int {
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "envserver: -env: %v\n", err)
-		return 2
+		return cli.ExitUsage
 	}
 	if len(toolKinds) > 0 {
 		fmt.Fprintf(stderr, "envserver: serving %s tools: clients' tool calls run on this machine\n", strings.Join(toolKinds, ", "))
@@ -94,15 +95,13 @@ func run(args []string, stderr io.Writer, ready chan<- string) int {
 	if slices.Contains(toolKinds, tools.KindPython) {
 		fmt.Fprintf(stderr, "envserver: python tool sandbox: %s\n", sandbox.Detect())
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	err = httpserve.Run(ctx, httpserve.Config{
 		Addr: *addr, Handler: srv, Grace: *drain,
 		Limits: httpserve.Limits{MaxConns: *maxConns, IdleTimeout: *keepAlive, BodyTimeout: *bodyTimeout},
 		Ready: func(a string) {
 			fmt.Fprintf(stderr, "envserver: listening on ws://%s/ws (health: http://%s/health)\n", a, a)
 			if ready != nil {
-				ready <- a
+				ready(a)
 			}
 		},
 		Drain: func(ctx context.Context) error {
@@ -115,10 +114,10 @@ func run(args []string, stderr io.Writer, ready chan<- string) int {
 	code.CloseWarm()
 	if err != nil {
 		fmt.Fprintf(stderr, "envserver: %v\n", err)
-		return 1
+		return cli.ExitFailed
 	}
 	fmt.Fprintln(stderr, "envserver: stopped")
-	return 0
+	return cli.ExitOK
 }
 
 // splitList splits a comma-separated flag value, dropping empty entries.

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/envs/remote/client"
+	"github.com/gemgo/gemgo/internal/cli"
 )
 
 func TestBadFlags(t *testing.T) {
@@ -34,19 +34,21 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-no-such-flag"}, "flag provided but not defined"},
 	} {
 		var stderr bytes.Buffer
-		assert.Equal(t, 2, run(tc.args, &stderr, nil), "%v", tc.args)
+		assert.Equal(t, cli.ExitUsage, run(context.Background(), tc.args, io.Discard, &stderr), "%v", tc.args)
 		assert.Contains(t, stderr.String(), tc.want)
 	}
 }
 
 // The command serves, answers its health check, plays an env, and drains
-// on SIGTERM with exit status 0.
+// when its context is cancelled (as by SIGTERM) with exit status 0.
 func TestServeAndDrain(t *testing.T) {
 	ready := make(chan string, 1)
 	code := make(chan int, 1)
 	var stderr bytes.Buffer
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	go func() {
-		code <- run([]string{"-addr", "127.0.0.1:0", "-env", "game:GuessTheNumber-v0-easy"}, &stderr, ready)
+		code <- server{ready: func(a string) { ready <- a }}.run(ctx, []string{"-addr", "127.0.0.1:0", "-env", "game:GuessTheNumber-v0-easy"}, io.Discard, &stderr)
 	}()
 	var addr string
 	select {
@@ -67,10 +69,10 @@ func TestServeAndDrain(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEmpty(t, obs)
 
-	require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGTERM))
+	cancel()
 	select {
 	case c := <-code:
-		assert.Equal(t, 0, c, stderr.String())
+		assert.Equal(t, cli.ExitOK, c, stderr.String())
 	case <-time.After(15 * time.Second):
 		t.Fatal("the server did not drain")
 	}
@@ -91,35 +93,45 @@ func TestBadOptionFlags(t *testing.T) {
 		{[]string{"-option-cap", "=3"}, `-option-cap: "=3": want name=value`},
 	} {
 		var stderr bytes.Buffer
-		assert.Equal(t, 2, run(tc.args, &stderr, nil), "%v", tc.args)
+		assert.Equal(t, cli.ExitUsage, run(context.Background(), tc.args, io.Discard, &stderr), "%v", tc.args)
 		assert.Contains(t, stderr.String(), tc.want)
 	}
 }
 
-// start runs the command with args until the test ends (SIGTERM) and
-// returns its address and the exit status channel.
-func start(t *testing.T, args ...string) (string, chan int, *bytes.Buffer) {
+// running is the command serving in this test process.
+type running struct {
+	cancel context.CancelFunc // stops it, as SIGTERM does under cli.Main
+	code   chan int           // its exit status
+}
+
+// start runs the command with args until stopServer and returns its
+// address.
+func start(t *testing.T, args ...string) (string, running, *bytes.Buffer) {
 	t.Helper()
 	ready := make(chan string, 1)
-	code := make(chan int, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	r := running{cancel: cancel, code: make(chan int, 1)}
 	var stderr bytes.Buffer
-	go func() { code <- run(append([]string{"-addr", "127.0.0.1:0"}, args...), &stderr, ready) }()
+	go func() {
+		r.code <- server{ready: func(a string) { ready <- a }}.run(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), io.Discard, &stderr)
+	}()
 	select {
 	case addr := <-ready:
-		return addr, code, &stderr
+		return addr, r, &stderr
 	case <-time.After(10 * time.Second):
 		t.Fatal("the server did not start")
 	}
-	return "", nil, nil
+	return "", r, nil
 }
 
-// stopServer sends SIGTERM and waits for the exit status 0.
-func stopServer(t *testing.T, code chan int, stderr *bytes.Buffer) {
+// stopServer stops the command and waits for the exit status 0.
+func stopServer(t *testing.T, r running, stderr *bytes.Buffer) {
 	t.Helper()
-	require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGTERM))
+	r.cancel()
 	select {
-	case c := <-code:
-		assert.Equal(t, 0, c, stderr.String())
+	case c := <-r.code:
+		assert.Equal(t, cli.ExitOK, c, stderr.String())
 	case <-time.After(30 * time.Second):
 		t.Fatal("the server did not stop")
 	}

@@ -37,6 +37,6 @@
 // evaluation seeds). -temperature 0 (the default) is greedy; pass@k needs
 // -samples > 1 and -temperature > 0.
 //
-// Exit status: 0 done, 1 failed, 2 bad usage, 130 interrupted (finished
-// episodes are kept).
+// Exit status: 0 done, 1 failed, 2 bad usage, 130 interrupted by Ctrl-C or
+// SIGTERM (finished episodes are kept; a second signal exits at once).
 package main

@@ -8,35 +8,32 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
-	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/eval"
 	"github.com/gemgo/gemgo/internal/cli"
+	"github.com/gemgo/gemgo/internal/cli/toolflag"
 	"github.com/gemgo/gemgo/metrics"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, builtin.Registry(), os.Args[1:], os.Stdout, os.Stderr, metrics.IsTerminal(os.Stderr))
-	stop()
-	os.Exit(code)
+	cli.Main("eval", "stopping; the finished episodes are kept", run)
 }
 
-func run(ctx context.Context, reg *envs.Registry, args []string, stdout, stderr io.Writer, tty bool) int {
+// run is the command: it returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	reg, tty := builtin.Registry(), metrics.IsTerminal(stderr)
 	cfg := eval.DefaultConfig()
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	cli.SetUsage(fs, "usage: eval -policy P [-policy P ...] -env ID [-env ID ...] -out DIR [flags]")
 	var policies, envIDs, opts, stops cli.Multi
 	fs.Var(&policies, "policy", "a checkpoint file or run directory, random, oracle, or MODEL@URL (repeatable)")
 	fs.Var(&envIDs, "env", "an env id (repeatable)")
 	envFile := fs.String("env-file", "", "a file of env ids, one a line (# comments)")
 	fs.Var(&opts, "opt", "an env option key=value given to every env (repeatable), e.g. style=brief")
-	var tls cli.Tools
-	fs.Var(&tls, "tool", cli.ToolsUsage)
+	var tls toolflag.Specs
+	fs.Var(&tls, "tool", toolflag.Usage)
 	fs.IntVar(&cfg.Episodes, "episodes", cfg.Episodes, "seeds per env")
 	fs.IntVar(&cfg.Samples, "samples", cfg.Samples, "episodes per seed and policy (pass@k's n)")
 	fs.Uint64Var(&cfg.SeedBase, "seed-base", cfg.SeedBase, "first env seed (default 2^41: disjoint from training's seeds)")
@@ -50,15 +47,8 @@ func run(ctx context.Context, reg *envs.Registry, args []string, stdout, stderr 
 	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "per request attempt to an endpoint")
 	fs.IntVar(&cfg.Retries, "retries", cfg.Retries, "retries of a failed request to an endpoint (429, 5xx, timeouts)")
 	out := fs.String("out", "", "output directory (required); a rerun into it resumes")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return cli.ExitOK
-		}
-		return cli.ExitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "eval: unexpected argument %q (flags only)\n", fs.Arg(0))
-		return cli.ExitUsage
+	if code, ok := cli.ParseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	if *envFile != "" {
 		ids, err := readEnvFile(*envFile)

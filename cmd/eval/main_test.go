@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/eval"
 	"github.com/gemgo/gemgo/internal/cli"
 	"github.com/gemgo/gemgo/internal/fslock"
@@ -33,7 +32,7 @@ func TestUsageErrors(t *testing.T) {
 	} {
 		var out, errb bytes.Buffer
 		a := strings.ReplaceAll(args, " D", " "+t.TempDir())
-		code := run(context.Background(), builtin.Registry(), strings.Fields(a), &out, &errb, false)
+		code := run(context.Background(), strings.Fields(a), &out, &errb)
 		require.Equal(t, cli.ExitUsage, code, "%s: %s", args, errb.String())
 		require.Contains(t, errb.String(), want, args)
 	}
@@ -45,7 +44,7 @@ func TestEvalPrintsTheTable(t *testing.T) {
 	require.NoError(t, os.WriteFile(envFile, []byte("# the games\ngame:GuessTheNumber-v0-easy\n"), 0o644))
 	args := []string{"-policy", "random", "-policy", "oracle", "-env-file", envFile, "-opt", "style=brief", "-episodes", "20", "-out", filepath.Join(dir, "out")}
 	var out, errb bytes.Buffer
-	require.Equal(t, cli.ExitOK, run(context.Background(), builtin.Registry(), args, &out, &errb, false), errb.String())
+	require.Equal(t, cli.ExitOK, run(context.Background(), args, &out, &errb), errb.String())
 	require.Contains(t, out.String(), "| game:GuessTheNumber-v0-easy | ")
 	require.Contains(t, out.String(), "1.000 [1.000, 1.000]", "the oracle's success")
 	for _, f := range []string{"results.jsonl", "metadata.json", "report.html", "results.md"} {
@@ -55,7 +54,7 @@ func TestEvalPrintsTheTable(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	args[len(args)-1] = filepath.Join(dir, "out2")
-	require.Equal(t, cli.ExitInterrupted, run(ctx, builtin.Registry(), args, &out, &errb, false))
+	require.Equal(t, cli.ExitInterrupted, run(ctx, args, &out, &errb))
 }
 
 // -tool reaches the config: the run's metadata holds the spec and every
@@ -66,7 +65,7 @@ func TestToolFlag(t *testing.T) {
 	out := filepath.Join(dir, "out")
 	args := []string{"-policy", "random", "-env", "qa:Fictional-v0-onehop", "-tool", "{name: search, topk: 1, max_uses: 2}", "-episodes", "3", "-out", out}
 	var stdout, errb bytes.Buffer
-	require.Equal(t, cli.ExitOK, run(context.Background(), builtin.Registry(), args, &stdout, &errb, false), errb.String())
+	require.Equal(t, cli.ExitOK, run(context.Background(), args, &stdout, &errb), errb.String())
 	b, err := os.ReadFile(filepath.Join(out, eval.MetadataFile))
 	require.NoError(t, err)
 	var md eval.Metadata
@@ -83,7 +82,7 @@ func TestToolFlag(t *testing.T) {
 	for _, bad := range []string{"{name: search, top: 1}", "{name: search"} {
 		errb.Reset()
 		args := []string{"-policy", "random", "-env", "qa:Fictional-v0-onehop", "-tool", bad, "-out", filepath.Join(dir, "bad")}
-		require.Equal(t, cli.ExitUsage, run(context.Background(), builtin.Registry(), args, &stdout, &errb, false), bad)
+		require.Equal(t, cli.ExitUsage, run(context.Background(), args, &stdout, &errb), bad)
 		require.Contains(t, errb.String(), "-tool", bad)
 		require.Contains(t, errb.String(), bad)
 	}
@@ -99,7 +98,7 @@ func TestToolProtocolFlag(t *testing.T) {
 			args = append(args, "-tool-protocol", c.flag)
 		}
 		var stdout, errb bytes.Buffer
-		require.Equal(t, cli.ExitOK, run(context.Background(), builtin.Registry(), args, &stdout, &errb, false), errb.String())
+		require.Equal(t, cli.ExitOK, run(context.Background(), args, &stdout, &errb), errb.String())
 		b, err := os.ReadFile(filepath.Join(out, eval.MetadataFile))
 		require.NoError(t, err)
 		var md eval.Metadata
@@ -114,11 +113,11 @@ func TestErrorsHaveOnePrefix(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	args := []string{"-policy", "random", "-env", "game:GuessTheNumber-v0-easy", "-opt", "style=brief", "-episodes", "3", "-out", out}
 	var stdout, errb bytes.Buffer
-	require.Equal(t, cli.ExitOK, run(context.Background(), builtin.Registry(), args, &stdout, &errb, false), errb.String())
+	require.Equal(t, cli.ExitOK, run(context.Background(), args, &stdout, &errb), errb.String())
 
 	errb.Reset()
 	args[5] = "style=gem"
-	require.Equal(t, cli.ExitFailed, run(context.Background(), builtin.Registry(), args, &stdout, &errb, false))
+	require.Equal(t, cli.ExitFailed, run(context.Background(), args, &stdout, &errb))
 	require.True(t, strings.HasPrefix(errb.String(), "eval: "+filepath.Join(out, eval.ResultsFile)+" line 1 was played with other settings"), errb.String())
 	require.NotContains(t, errb.String(), "eval: eval:")
 }
@@ -132,7 +131,7 @@ func TestLockedDirectoryIsRefused(t *testing.T) {
 	defer release()
 	args := []string{"-policy", "random", "-env", "game:GuessTheNumber-v0-easy", "-episodes", "3", "-out", out}
 	var stdout, errb bytes.Buffer
-	require.Equal(t, cli.ExitFailed, run(context.Background(), builtin.Registry(), args, &stdout, &errb, false))
+	require.Equal(t, cli.ExitFailed, run(context.Background(), args, &stdout, &errb))
 	require.Equal(t, fmt.Sprintf("eval: %s is locked by another process (pid %d): another eval is running in this directory; wait for it to finish, or choose another -out directory\n", out, os.Getpid()), errb.String())
 	require.NoFileExists(t, filepath.Join(out, eval.ResultsFile), "nothing is written")
 }

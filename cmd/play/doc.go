@@ -25,5 +25,5 @@
 //
 // Exit status: 0 when the game ended or input ran out (and for -h), 1 on an
 // env error (an unknown id, a bad option), 2 on a bad command line, 130
-// when an interrupt (Ctrl-C) stopped the game.
+// when an interrupt (Ctrl-C or SIGTERM) stopped the game.
 package main

@@ -1,14 +1,7 @@
 package main
 
-import (
-	"context"
-	"os"
-	"os/signal"
-)
+import "github.com/gemgo/gemgo/internal/cli"
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	cli.Main("play", "stopping the episode", run)
 }

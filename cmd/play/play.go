@@ -17,11 +17,19 @@ import (
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/envs/envbuild"
 	"github.com/gemgo/gemgo/internal/cli"
+	"github.com/gemgo/gemgo/internal/cli/toolflag"
 )
 
-// run is the whole command over the built-in registry.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runWith(ctx, builtin.Registry(), args, stdin, stdout, stderr)
+// run is the whole command: the built-in registry, actions from the
+// process's stdin.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return player{reg: builtin.Registry(), stdin: os.Stdin}.run(ctx, args, stdout, stderr)
+}
+
+// player is the command over any registry and input (tests give theirs).
+type player struct {
+	reg   *envs.Registry
+	stdin io.Reader // the actions, one a line
 }
 
 // optFlag collects repeated -opt key=value flags.
@@ -39,27 +47,23 @@ func (o *optFlag) Set(s string) error {
 	return nil
 }
 
-// runWith is run over any registry (tests use their own).
-func runWith(ctx context.Context, reg *envs.Registry, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// run is the command with p's registry and input.
+func (p player) run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	reg, stdin := p.reg, p.stdin
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	cli.SetUsage(fs,
+		"usage: play -env ID [-seed N] [-style gem|brief] [-opt key=value ...] [-tool SPEC ...] < actions",
+		"       play -list")
 	id := fs.String("env", "", "env id to play (see -list)")
 	seed := fs.Uint64("seed", 0, "episode seed: same seed, same game")
 	style := fs.String("style", "", "instruction style: gem or brief (default: the env's)")
 	list := fs.Bool("list", false, "print every env id by category with its description")
 	var opts optFlag
 	fs.Var(&opts, "opt", "env option key=value (repeatable)")
-	var tls cli.Tools
-	fs.Var(&tls, "tool", cli.ToolsUsage)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return cli.ExitOK
-		}
-		return cli.ExitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "play: unexpected arguments %q (actions come from stdin, one per line)\n", fs.Args())
-		return cli.ExitUsage
+	var tls toolflag.Specs
+	fs.Var(&tls, "tool", toolflag.Usage)
+	if code, ok := cli.ParseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	if *list {
 		printList(stdout, reg)

@@ -31,7 +31,7 @@ func toyRegistry(t *testing.T) *envs.Registry {
 func play(t *testing.T, reg *envs.Registry, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errw bytes.Buffer
-	code = runWith(context.Background(), reg, args, strings.NewReader(stdin), &out, &errw)
+	code = player{reg: reg, stdin: strings.NewReader(stdin)}.run(context.Background(), args, &out, &errw)
 	return code, out.String(), errw.String()
 }
 
@@ -94,7 +94,7 @@ func TestPlayErrors(t *testing.T) {
 		{[]string{"-env", "test:Toy-v0-easy", "-opt", "max_turns"}, cli.ExitUsage, `want key=value, got "max_turns"`},
 		{[]string{"-env", "test:Toy-v0-easy", "-opt", "style=gem", "-style", "brief"}, cli.ExitUsage, "give the style once"},
 		{[]string{}, cli.ExitUsage, "-env is required"},
-		{[]string{"-env", "test:Toy-v0-easy", "extra"}, cli.ExitUsage, "unexpected arguments"},
+		{[]string{"-env", "test:Toy-v0-easy", "extra"}, cli.ExitUsage, `unexpected argument "extra"`},
 		{[]string{"-seed", "-1"}, cli.ExitUsage, "invalid value"},
 	}
 	for _, c := range cases {
@@ -111,15 +111,17 @@ func TestPlayCanceled(t *testing.T) {
 	var out, errw bytes.Buffer
 	r, w := io.Pipe() // blocks: no input ever comes
 	defer w.Close()
-	code := runWith(ctx, toyRegistry(t), []string{"-env", "test:Toy-v0-easy"}, r, &out, &errw)
-	assert.Equal(t, 130, code, "an interrupt exits 128 + SIGINT")
+	code := player{reg: toyRegistry(t), stdin: r}.run(ctx, []string{"-env", "test:Toy-v0-easy"}, &out, &errw)
+	assert.Equal(t, cli.ExitInterrupted, code, "an interrupt exits 128 + SIGINT")
 	assert.Contains(t, out.String(), "stopped after 0 turns: context canceled")
 }
 
 func TestPlayHelp(t *testing.T) {
-	code, _, errs := play(t, toyRegistry(t), "", "-h")
+	code, out, errs := play(t, toyRegistry(t), "", "-h")
 	assert.Equal(t, cli.ExitOK, code)
-	assert.Contains(t, errs, "-seed")
+	assert.Contains(t, out, "usage: play -env ID")
+	assert.Contains(t, out, "-seed")
+	assert.Empty(t, errs)
 }
 
 // TestPlayBuiltinGuessTheNumber plays the real game through run.
@@ -132,19 +134,19 @@ func TestPlayBuiltinGuessTheNumber(t *testing.T) {
 	// Guessing every number in turn: the game ends within its 4 turns
 	// (win or truncation), whatever the target.
 	script := "\\boxed{1}\n\\boxed{2}\n\\boxed{3}\n\\boxed{4}\n"
-	code := run(context.Background(), []string{"-env", id, "-seed", "3", "-style", "brief"}, strings.NewReader(script), &out, &errw)
+	code := player{reg: builtin.Registry(), stdin: strings.NewReader(script)}.run(context.Background(), []string{"-env", id, "-seed", "3", "-style", "brief"}, &out, &errw)
 	require.Equal(t, cli.ExitOK, code, errw.String())
 	assert.Contains(t, out.String(), "== "+id+" seed 3 (max_turns 4)\n")
 	assert.Contains(t, out.String(), "== episode over: ")
 	assert.NotContains(t, out.String(), "format_error=true")
 
 	out.Reset()
-	code = run(context.Background(), []string{"-env", id}, strings.NewReader("no box\n"), &out, &errw)
+	code = player{reg: builtin.Registry(), stdin: strings.NewReader("no box\n")}.run(context.Background(), []string{"-env", id}, &out, &errw)
 	require.Equal(t, cli.ExitOK, code)
 	assert.True(t, strings.HasSuffix(out.String(), "== episode over: terminated, success false, return -0.1, turns 1\n"), out.String())
 
 	out.Reset()
-	require.Equal(t, cli.ExitOK, run(context.Background(), []string{"-list"}, strings.NewReader(""), &out, &errw))
+	require.Equal(t, cli.ExitOK, player{reg: builtin.Registry(), stdin: strings.NewReader("")}.run(context.Background(), []string{"-list"}, &out, &errw))
 	assert.Contains(t, out.String(), "\ngame\n")
 	assert.Regexp(t, `\n  game:GuessTheNumber-v0-easy +\S`, out.String())
 }
@@ -154,7 +156,7 @@ func TestPlayBuiltinGuessTheNumber(t *testing.T) {
 func TestPlayWithTool(t *testing.T) {
 	var out, errw bytes.Buffer
 	script := "<search>Relzan Othulvy</search>\n\\boxed{Ithbarka}\n"
-	code := run(context.Background(), []string{"-env", "qa:Fictional-v0-onehop", "-seed", "0", "-tool", "{name: search, topk: 1}"}, strings.NewReader(script), &out, &errw)
+	code := player{reg: builtin.Registry(), stdin: strings.NewReader(script)}.run(context.Background(), []string{"-env", "qa:Fictional-v0-onehop", "-seed", "0", "-tool", "{name: search, topk: 1}"}, &out, &errw)
 	require.Equal(t, cli.ExitOK, code, errw.String())
 	assert.Contains(t, out.String(), "(max_turns 6)")
 	assert.Contains(t, out.String(), "<search>...</search>")
@@ -164,10 +166,10 @@ func TestPlayWithTool(t *testing.T) {
 
 	out.Reset()
 	errw.Reset()
-	code = run(context.Background(), []string{"-env", "qa:Fictional-v0-onehop", "-tool", "serch"}, strings.NewReader(""), &out, &errw)
+	code = player{reg: builtin.Registry(), stdin: strings.NewReader("")}.run(context.Background(), []string{"-env", "qa:Fictional-v0-onehop", "-tool", "serch"}, &out, &errw)
 	assert.Equal(t, cli.ExitFailed, code)
 	assert.Contains(t, errw.String(), `play: -tool: env.tools[0].name = "serch": allowed python, search, mcp`)
-	code = run(context.Background(), []string{"-env", "qa:Fictional-v0-onehop", "-tool", "{name: search, top: 1}"}, strings.NewReader(""), &out, &errw)
+	code = player{reg: builtin.Registry(), stdin: strings.NewReader("")}.run(context.Background(), []string{"-env", "qa:Fictional-v0-onehop", "-tool", "{name: search, top: 1}"}, &out, &errw)
 	assert.Equal(t, cli.ExitUsage, code)
 	assert.Contains(t, errw.String(), "field top not found")
 }

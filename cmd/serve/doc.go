@@ -15,7 +15,8 @@
 // calls come back as tool_calls (docs/eval.md). Concurrent requests are batched into
 // one KV-cache sampler call; more than -queue waiting requests are
 // answered 429 with Retry-After. Ctrl-C or SIGTERM stops accepting,
-// finishes the requests in flight (up to -grace) and exits 0. -max-conns,
+// finishes the requests in flight (up to -grace) and exits 0; a second
+// signal exits at once with 130. -max-conns,
 // -keep-alive and -body-timeout bound idle and slow clients; -decode-mib
 // bounds the bodies decoded at once.
 package main

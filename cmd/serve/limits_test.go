@@ -23,6 +23,7 @@ import (
 
 	"github.com/gemgo/gemgo/chat"
 	"github.com/gemgo/gemgo/chat/chattest"
+	"github.com/gemgo/gemgo/internal/cli"
 	"github.com/gemgo/gemgo/policy"
 )
 
@@ -32,7 +33,7 @@ func TestMain(m *testing.M) {
 	if flags := os.Getenv("GEMGO_SERVE_HELPER"); flags != "" {
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() { _, _ = io.Copy(io.Discard, os.Stdin); cancel() }()
-		os.Exit(run(ctx, strings.Split(flags, "\n"), os.Stderr, func(a string) { fmt.Println(a) }))
+		os.Exit(server{ready: func(a string) { fmt.Println(a) }}.run(ctx, strings.Split(flags, "\n"), os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }
@@ -53,11 +54,11 @@ func serveInProcess(t *testing.T, args ...string) string {
 	done := make(chan int, 1)
 	var log bytes.Buffer
 	go func() {
-		done <- run(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), &log, func(a string) { addrc <- a })
+		done <- server{ready: func(a string) { addrc <- a }}.run(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), io.Discard, &log)
 	}()
 	select {
 	case a := <-addrc:
-		t.Cleanup(func() { cancel(); require.Equal(t, 0, <-done, log.String()) })
+		t.Cleanup(func() { cancel(); require.Equal(t, cli.ExitOK, <-done, log.String()) })
 		return a
 	case c := <-done:
 		t.Fatalf("exit %d: %s", c, log.String())

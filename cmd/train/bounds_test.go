@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/gemgo/gemgo/internal/cli"
 )
 
 // Inputs that made train read or allocate without bound (Go's
@@ -18,13 +20,13 @@ func TestTrainRefusesUnboundedInputs(t *testing.T) {
 		code int
 		want string
 	}{
-		{"base is /dev/zero", []string{"-config", writeConfig(t, "base: /dev/zero\n")}, 2, "config /dev/zero is larger than 1024 KiB: not a config file"},
-		{"config is /dev/urandom", []string{"-config", "/dev/urandom"}, 2, "config /dev/urandom is larger than 1024 KiB"},
-		{"warmup.from is /dev/zero", []string{"-config", writeConfig(t, tiny), "-set", "warmup.from=/dev/zero"}, 1, "load checkpoint /dev/zero: a device, not a checkpoint file"},
-		{"eval.episodes", []string{"-config", writeConfig(t, tiny), "-set", "eval.episodes=1e12"}, 2, "eval.episodes = 1000000000000: allowed [0, 100000]"},
-		{"tokenizer.corpus_episodes", []string{"-config", writeConfig(t, tiny), "-set", "tokenizer.corpus_episodes=1e9"}, 2, "tokenizer.corpus_episodes = 1000000000: allowed [1, 100000]"},
-		{"rollout.episodes", []string{"-config", writeConfig(t, tiny), "-set", "rollout.episodes=1e8"}, 2, "rollout.episodes = 100000000: allowed [0, 100000]"},
-		{"sample.max_new_tokens", []string{"-config", writeConfig(t, tiny), "-set", "sample.max_new_tokens=1e9"}, 2, "sample.max_new_tokens = 1000000000: allowed [1, model.context − 2 = 62]"},
+		{"base is /dev/zero", []string{"-config", writeConfig(t, "base: /dev/zero\n")}, cli.ExitUsage, "config /dev/zero is larger than 1024 KiB: not a config file"},
+		{"config is /dev/urandom", []string{"-config", "/dev/urandom"}, cli.ExitUsage, "config /dev/urandom is larger than 1024 KiB"},
+		{"warmup.from is /dev/zero", []string{"-config", writeConfig(t, tiny), "-set", "warmup.from=/dev/zero"}, cli.ExitFailed, "load checkpoint /dev/zero: a device, not a checkpoint file"},
+		{"eval.episodes", []string{"-config", writeConfig(t, tiny), "-set", "eval.episodes=1e12"}, cli.ExitUsage, "eval.episodes = 1000000000000: allowed [0, 100000]"},
+		{"tokenizer.corpus_episodes", []string{"-config", writeConfig(t, tiny), "-set", "tokenizer.corpus_episodes=1e9"}, cli.ExitUsage, "tokenizer.corpus_episodes = 1000000000: allowed [1, 100000]"},
+		{"rollout.episodes", []string{"-config", writeConfig(t, tiny), "-set", "rollout.episodes=1e8"}, cli.ExitUsage, "rollout.episodes = 100000000: allowed [0, 100000]"},
+		{"sample.max_new_tokens", []string{"-config", writeConfig(t, tiny), "-set", "sample.max_new_tokens=1e9"}, cli.ExitUsage, "sample.max_new_tokens = 1000000000: allowed [1, model.context − 2 = 62]"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

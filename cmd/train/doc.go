@@ -29,6 +29,6 @@
 // Exit status: 0 when the run finished (and for -h and -print-config), 1
 // when it failed, 2 on a bad command line or config, 130 when an interrupt
 // (Ctrl-C, or SIGTERM) stopped it (its checkpoint or warm-up is saved:
-// continue with -resume). A second interrupt exits at once with 130,
+// continue with -resume). A second signal exits at once with 130,
 // saving nothing; the last checkpoint stays whole.
 package main

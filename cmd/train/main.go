@@ -7,11 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
 	"strconv"
-	"syscall"
 
 	"github.com/gemgo/gemgo/algo"
 	"github.com/gemgo/gemgo/envs/builtin"
@@ -22,46 +20,16 @@ import (
 )
 
 func main() {
-	ctx, cancel := context.WithCancel(context.Background())
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	go watchInterrupts(sigs, cancel, os.Stderr, os.Exit)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, metrics.IsTerminal(os.Stdout))
-	signal.Stop(sigs)
-	cancel()
-	os.Exit(code)
-}
-
-// watchInterrupts handles the signals on sigs (SIGINT, SIGTERM). The
-// first cancels the run, which stops at its next step and saves its
-// checkpoint (or warm-up). The second exits at once with status 130,
-// saving nothing: whatever the run is waiting on, a second Ctrl-C ends it
-// without SIGKILL. Every file of the run directory is written atomically,
-// so the last checkpoint stays whole and -resume continues from it.
-func watchInterrupts(sigs <-chan os.Signal, cancel context.CancelFunc, stderr io.Writer, exit func(int)) {
-	s, ok := <-sigs
-	if !ok {
-		return
-	}
-	cancel()
-	fmt.Fprintf(stderr, "train: %v: stopping at the next step and saving (once more to exit at once, saving nothing)\n", s)
-	if s, ok = <-sigs; !ok {
-		return
-	}
-	fmt.Fprintf(stderr, "train: %v again: exiting now; the run directory keeps its last checkpoint\n", s)
-	exit(cli.ExitInterrupted)
+	cli.Main("train", "stopping at the next step and saving", run)
 }
 
 // run is the command: it returns the exit status.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool) int {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("train", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: train -config FILE [-set key=value ...] [-seed N] [-out DIR] [-print-config]")
-		fmt.Fprintln(fs.Output(), "       train -resume RUN_DIR [-set key=value ...]")
-		fmt.Fprintln(fs.Output(), "       train -diagnose RUN_DIR [-diagnose-seeds N]")
-		fs.PrintDefaults()
-	}
+	cli.SetUsage(fs,
+		"usage: train -config FILE [-set key=value ...] [-seed N] [-out DIR] [-print-config]",
+		"       train -resume RUN_DIR [-set key=value ...]",
+		"       train -diagnose RUN_DIR [-diagnose-seeds N]")
 	cfgPath := fs.String("config", "", "config file, or a bare name looked up in configs/ (e.g. rebn_guess)")
 	out := fs.String("out", "runs", "parent directory of the run directory")
 	resume := fs.String("resume", "", "continue the run in this directory from its checkpoint")
@@ -72,12 +40,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	diagnoseSeeds := fs.Int("diagnose-seeds", 200, "held-out seeds -diagnose plays")
 	var sets cli.Multi
 	fs.Var(&sets, "set", "override a config key: section.key=value (repeatable)")
-	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+	if code, ok := cli.ParseFlags(fs, args, stdout, stderr); !ok {
 		return code
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "train: unexpected argument %q (flags only; see -h)\n", fs.Arg(0))
-		return cli.ExitUsage
 	}
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "seed" {
@@ -126,7 +90,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		}
 		defer stopProfile()
 	}
-	prog := metrics.NewProgress(stdout, cfg.Iterations, tty)
+	prog := metrics.NewProgress(stdout, cfg.Iterations, metrics.IsTerminal(stdout))
 	obs := &observer{p: prog, warmupEvery: max(cfg.Warmup.Steps/10, 1)}
 	prog.Printf("run directory %s: %s on %s", dir, cfg.Algo.Name, cfg.Env.ID)
 	for _, c := range cfg.Cautions() {
@@ -150,25 +114,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		res.Wall.Round(1e9), res.Iterations, res.EnvSteps, e.SuccessRate, e.Episodes, res.BestSuccess, e.SolvedTurns)
 	fmt.Fprintf(stdout, "report: %s\n", filepath.Join(dir, train.ReportFile))
 	return cli.ExitOK
-}
-
-// parseFlags parses args. ok is false when the command should exit with
-// code: -h prints the usage to stdout and exits 0; a bad flag is one line
-// on stderr and exit 2.
-func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int, ok bool) {
-	fs.SetOutput(io.Discard)
-	err := fs.Parse(args)
-	fs.SetOutput(stderr)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		fs.SetOutput(stdout)
-		fs.Usage()
-		return cli.ExitOK, false
-	case err != nil:
-		fmt.Fprintf(stderr, "%s: %v (see -h)\n", fs.Name(), err)
-		return cli.ExitUsage, false
-	}
-	return 0, true
 }
 
 // startCPUProfile starts writing a CPU profile to path; the returned

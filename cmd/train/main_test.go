@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gemgo/gemgo/internal/cli"
 	"github.com/gemgo/gemgo/train"
 )
 
@@ -33,14 +34,14 @@ func writeConfig(t *testing.T, text string) string {
 
 func runCmd(args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
-	code := run(context.Background(), args, &out, &errb, false)
+	code := run(context.Background(), args, &out, &errb)
 	return code, out.String(), errb.String()
 }
 
 func TestTrainEndToEnd(t *testing.T) {
 	out := t.TempDir()
 	code, stdout, stderr := runCmd("-config", writeConfig(t, tiny), "-out", out)
-	require.Equal(t, 0, code, stderr)
+	require.Equal(t, cli.ExitOK, code, stderr)
 	dir := filepath.Join(out, "tiny")
 	for _, f := range []string{"config.yaml", "metrics.jsonl", "metrics.csv", "report.html", "checkpoint.safetensors", "final.safetensors"} {
 		assert.FileExists(t, filepath.Join(dir, f))
@@ -52,18 +53,18 @@ func TestTrainEndToEnd(t *testing.T) {
 	// A second run with the same name gets a fresh directory; this one has
 	// a learning rate that does not decay by the last iteration.
 	code, stdout, stderr = runCmd("-config", writeConfig(t, tiny+"optim: {cosine: false}\n"), "-out", out)
-	require.Equal(t, 0, code, stderr)
+	require.Equal(t, cli.ExitOK, code, stderr)
 	assert.Contains(t, stdout, filepath.Join(out, "tiny-2"))
 	// Resuming a finished run has nothing left to do: it says so, succeeds
 	// and leaves every file as it was.
 	before := snapshot(t, dir)
 	code, stdout, stderr = runCmd("-resume", dir)
-	assert.Equal(t, 0, code, stderr)
+	assert.Equal(t, cli.ExitOK, code, stderr)
 	assert.Contains(t, stdout, "already finished: 2 of 2 iterations")
 	assert.Equal(t, before, snapshot(t, dir), "a finished run's files are byte-identical after -resume")
 	// More iterations would change where the cosine decay ends: refused.
 	code, _, stderr = runCmd("-resume", dir, "-set", "iterations=3")
-	assert.Equal(t, 1, code)
+	assert.Equal(t, cli.ExitFailed, code)
 	assert.Contains(t, stderr, "iterations (2 → 3)")
 	assert.Contains(t, stderr, "cosine")
 	assert.Equal(t, before, snapshot(t, dir))
@@ -71,7 +72,7 @@ func TestTrainEndToEnd(t *testing.T) {
 	// records the new length (it stays the run's record).
 	dir2 := filepath.Join(out, "tiny-2")
 	code, stdout, stderr = runCmd("-resume", dir2, "-set", "iterations=3")
-	require.Equal(t, 0, code, stderr)
+	require.Equal(t, cli.ExitOK, code, stderr)
 	assert.Contains(t, stdout, "iter=3/3")
 	assert.NotContains(t, stdout, "iter=1/3")
 	saved, err := train.LoadFile(filepath.Join(dir2, "config.yaml"), nil)
@@ -100,7 +101,7 @@ func snapshot(t *testing.T, dir string) map[string]string {
 func TestResumeRefusesChangedConfig(t *testing.T) {
 	out := t.TempDir()
 	code, _, stderr := runCmd("-config", writeConfig(t, tiny), "-out", out)
-	require.Equal(t, 0, code, stderr)
+	require.Equal(t, cli.ExitOK, code, stderr)
 	dir := filepath.Join(out, "tiny")
 	report, err := os.ReadFile(filepath.Join(dir, "report.html"))
 	require.NoError(t, err)
@@ -115,7 +116,7 @@ func TestResumeRefusesChangedConfig(t *testing.T) {
 	before := snapshot(t, dir)
 
 	code, _, stderr = runCmd("-resume", dir, "-set", "algo.gamma=0.5")
-	assert.Equal(t, 1, code)
+	assert.Equal(t, cli.ExitFailed, code)
 	assert.Contains(t, stderr, "algo.gamma (0.9 → 0.5)")
 	assert.Contains(t, stderr, "start a new run")
 	assert.Equal(t, 1, strings.Count(strings.TrimSpace(stderr), "\n")+1, "one line: %q", stderr)
@@ -126,12 +127,12 @@ func TestResumeRefusesChangedConfig(t *testing.T) {
 	require.Contains(t, cfgText, "gamma: 0.9")
 	require.NoError(t, os.WriteFile(cfgPath, []byte(strings.Replace(cfgText, "gamma: 0.9", "gamma: 0.5", 1)), 0o644))
 	code, _, stderr = runCmd("-resume", dir)
-	assert.Equal(t, 1, code)
+	assert.Equal(t, cli.ExitFailed, code)
 	assert.Contains(t, stderr, "algo.gamma (0.9 → 0.5)")
 	require.NoError(t, os.WriteFile(cfgPath, []byte(cfgText), 0o644))
 
 	code, _, stderr = runCmd("-resume", dir)
-	require.Equal(t, 0, code, stderr)
+	require.Equal(t, cli.ExitOK, code, stderr)
 	for _, name := range litter {
 		assert.NoFileExists(t, filepath.Join(dir, name), "stale temporary files are removed at the next start")
 	}
@@ -187,7 +188,7 @@ func TestTrainErrors(t *testing.T) {
 
 func TestTrainHelpAndPrintConfig(t *testing.T) {
 	code, stdout, stderr := runCmd("-h")
-	assert.Equal(t, 0, code, stderr)
+	assert.Equal(t, cli.ExitOK, code, stderr)
 	assert.Contains(t, stdout, "-print-config")
 	assert.Contains(t, stdout, "usage: train")
 
@@ -195,7 +196,7 @@ func TestTrainHelpAndPrintConfig(t *testing.T) {
 	// starts nothing.
 	out := t.TempDir()
 	code, stdout, stderr = runCmd("-config", writeConfig(t, tiny), "-set", "algo.gamma=0.5", "-seed", "7", "-print-config", "-out", out)
-	require.Equal(t, 0, code, stderr)
+	require.Equal(t, cli.ExitOK, code, stderr)
 	printed, err := train.Parse([]byte(stdout), nil)
 	require.NoError(t, err, stdout)
 	want, err := train.LoadFile(writeConfig(t, tiny), []string{"algo.gamma=0.5", "seed=7"})
@@ -208,7 +209,7 @@ func TestTrainHelpAndPrintConfig(t *testing.T) {
 
 	// -seed is a whole number.
 	code, _, stderr = runCmd("-config", writeConfig(t, tiny), "-seed", "x")
-	assert.Equal(t, 2, code)
+	assert.Equal(t, cli.ExitUsage, code)
 	assert.Contains(t, stderr, "-seed")
 	assert.Equal(t, 1, strings.Count(strings.TrimSpace(stderr), "\n")+1, "one line: %q", stderr)
 }
@@ -218,8 +219,8 @@ func TestTrainInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var out, errb bytes.Buffer
-	code := run(ctx, []string{"-config", writeConfig(t, tiny), "-out", t.TempDir()}, &out, &errb, false)
-	assert.Equal(t, 130, code, errb.String())
+	code := run(ctx, []string{"-config", writeConfig(t, tiny), "-out", t.TempDir()}, &out, &errb)
+	assert.Equal(t, cli.ExitInterrupted, code, errb.String())
 }
 
 // -cpuprofile writes a pprof profile (gzip-compressed protobuf) of the
@@ -230,7 +231,7 @@ func TestTrainCPUProfileAndPerfMetrics(t *testing.T) {
 	out := t.TempDir()
 	prof := filepath.Join(t.TempDir(), "cpu.pprof")
 	code, _, stderr := runCmd("-config", writeConfig(t, tiny), "-out", out, "-cpuprofile", prof)
-	require.Equal(t, 0, code, stderr)
+	require.Equal(t, cli.ExitOK, code, stderr)
 	b, err := os.ReadFile(prof)
 	require.NoError(t, err)
 	require.Greater(t, len(b), 2)
@@ -244,7 +245,7 @@ func TestTrainCPUProfileAndPerfMetrics(t *testing.T) {
 
 	out2 := t.TempDir()
 	code, _, stderr = runCmd("-config", writeConfig(t, tiny), "-out", out2, "-cpuprofile", filepath.Join(out2, "no", "such", "dir", "p"))
-	assert.Equal(t, 2, code)
+	assert.Equal(t, cli.ExitUsage, code)
 	assert.Contains(t, stderr, "-cpuprofile")
 	assert.NoDirExists(t, filepath.Join(out2, "tiny"))
 }
@@ -252,7 +253,7 @@ func TestTrainCPUProfileAndPerfMetrics(t *testing.T) {
 // Nucleus sampling in training is printed as a caution before the run.
 func TestTrainCautionsTopP(t *testing.T) {
 	code, stdout, stderr := runCmd("-config", writeConfig(t, tiny), "-set", "sample.top_p=0.9", "-out", t.TempDir())
-	require.Equal(t, 0, code, stderr)
+	require.Equal(t, cli.ExitOK, code, stderr)
 	i := strings.Index(stdout, "caution: sample.top_p = 0.9:")
 	require.GreaterOrEqual(t, i, 0, stdout)
 	assert.Less(t, i, strings.Index(stdout, "done in "), "printed before the run ends")

@@ -3,12 +3,14 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -20,6 +22,7 @@ import (
 
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/envs/remote"
+	"github.com/gemgo/gemgo/internal/cli"
 	"github.com/gemgo/gemgo/internal/stalltest"
 )
 
@@ -110,12 +113,19 @@ func (c *child) waitLine(t *testing.T, s string) {
 // when train is still running stopBound later.
 func (c *child) interrupt(t *testing.T) int {
 	t.Helper()
-	require.NoError(t, c.cmd.Process.Signal(os.Interrupt))
+	return c.signal(t, os.Interrupt)
+}
+
+// signal sends sig and returns the exit status, failing the test when
+// train is still running stopBound later.
+func (c *child) signal(t *testing.T, sig os.Signal) int {
+	t.Helper()
+	require.NoError(t, c.cmd.Process.Signal(sig))
 	select {
 	case <-c.done:
 		return c.cmd.ProcessState.ExitCode()
 	case <-time.After(stopBound):
-		t.Fatalf("train still runs %s after SIGINT; stderr: %s", stopBound, c.stderr.String())
+		t.Fatalf("train still runs %s after %v; stderr: %s", stopBound, sig, c.stderr.String())
 		return -1
 	}
 }
@@ -127,7 +137,7 @@ func TestSignalStopsDialToSilentServer(t *testing.T) {
 	c := startChild(t, "-config", writeConfig(t, tiny), "-out", out, "-set", "env.remote=ws://"+stalltest.Silent(t))
 	c.waitLine(t, "run directory")
 	time.Sleep(300 * time.Millisecond) // in the dial by now
-	assert.Equal(t, 130, c.interrupt(t), c.stderr.String())
+	assert.Equal(t, cli.ExitInterrupted, c.interrupt(t), c.stderr.String())
 	assert.NoDirExists(t, filepath.Join(out, "tiny"))
 }
 
@@ -146,7 +156,7 @@ func TestSignalStopsRunOnStalledServer(t *testing.T) {
 	c.waitLine(t, "iter=2/")
 	proxy.Stall()
 	time.Sleep(300 * time.Millisecond) // waiting on the server by now
-	assert.Equal(t, 130, c.interrupt(t), c.stderr.String())
+	assert.Equal(t, cli.ExitInterrupted, c.interrupt(t), c.stderr.String())
 	assert.Contains(t, c.stderr.String(), "train: interrupt: stopping at the next step and saving")
 	assert.Regexp(t, `interrupted at iteration \d+ \(context canceled\): checkpoint saved; continue with -resume`, c.stderr.String())
 	assert.FileExists(t, filepath.Join(out, "tiny", "checkpoint.safetensors"))
@@ -171,54 +181,48 @@ func TestWarmupFromFIFORefused(t *testing.T) {
 	case <-time.After(stopBound):
 		t.Fatal("train waits on the FIFO")
 	}
-	assert.Equal(t, 1, code)
+	assert.Equal(t, cli.ExitFailed, code)
 	assert.Contains(t, stderr, "warmup.from: load checkpoint "+fifo+": a named pipe (FIFO), not a checkpoint file")
 	assert.NoDirExists(t, filepath.Join(out, "tiny"))
 }
 
-// The first SIGINT or SIGTERM cancels the run and says a second exits at
-// once; the second exits with status 130 without waiting for the run.
-func TestSecondInterruptExitsAtOnce(t *testing.T) {
-	sigs := make(chan os.Signal, 2)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var stderr syncBuffer
-	exited := make(chan int, 1)
-	go watchInterrupts(sigs, cancel, &stderr, func(code int) { exited <- code })
+// SIGTERM, like Ctrl-C, stops a run at its next step with status 130 and
+// a checkpoint that -resume continues to the end: the finished run's
+// metrics hold every iteration exactly once, in order.
+func TestSIGTERMSavesResumableCheckpoint(t *testing.T) {
+	const iterations = 40 // far more than a child can run between the first line and the signal
+	out := t.TempDir()
+	c := startChild(t, "-config", writeConfig(t, tiny), "-out", out, "-set", "iterations=40", "-set", "eval.every=0")
+	c.waitLine(t, "iter=1/40")
+	code := c.signal(t, syscall.SIGTERM)
+	require.Equal(t, cli.ExitInterrupted, code, c.stderr.String())
+	assert.Contains(t, c.stderr.String(), "train: terminated: stopping at the next step and saving (once more to exit at once)")
+	m := regexp.MustCompile(`interrupted at iteration (\d+) \(context canceled\): checkpoint saved; continue with -resume`).FindStringSubmatch(c.stderr.String())
+	require.NotNil(t, m, c.stderr.String())
+	stopped, err := strconv.Atoi(m[1])
+	require.NoError(t, err)
+	require.Less(t, stopped, iterations)
+	t.Logf("stopped after iteration %d", stopped)
 
-	sigs <- os.Interrupt
-	<-ctx.Done()
-	select {
-	case <-exited:
-		t.Fatal("the first interrupt must not exit: the run saves its checkpoint")
-	case <-time.After(100 * time.Millisecond):
+	dir := filepath.Join(out, "tiny")
+	code, stdout, stderr := runCmd("-resume", dir)
+	require.Equal(t, cli.ExitOK, code, stderr)
+	assert.Contains(t, stdout, "iter=40/40")
+	assert.NotContains(t, stdout, fmt.Sprintf("iter=%d/40 ", stopped), "the resumed run starts after the checkpoint")
+	assert.Contains(t, stdout, "done in")
+	data, err := os.ReadFile(filepath.Join(dir, "metrics.jsonl"))
+	require.NoError(t, err)
+	var its []int
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var row struct {
+			Iteration int `json:"iteration"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(line), &row), line)
+		its = append(its, row.Iteration)
 	}
-	assert.Contains(t, stderr.String(), "once more to exit at once")
-
-	sigs <- syscall.SIGTERM
-	select {
-	case code := <-exited:
-		assert.Equal(t, 130, code)
-	case <-time.After(stopBound):
-		t.Fatal("the second signal did not exit")
+	want := make([]int, iterations+1) // row 0: the policy before training
+	for i := range want {
+		want[i] = i
 	}
-	assert.Contains(t, stderr.String(), "terminated again: exiting now")
-}
-
-// syncBuffer is a bytes.Buffer safe for one writer and one reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	assert.Equal(t, want, its)
 }

@@ -1,22 +1,13 @@
-// Package cli holds what gemgo's commands share on the command line: the
-// exit statuses every command uses, a repeatable string flag, the -tool
-// flag of the commands that play envs, and the interrupt handling of the
-// commands that train.
 package cli
 
-import (
-	"context"
-	"os"
-	"os/signal"
-	"strings"
-)
+import "strings"
 
-// Exit statuses of every gemgo command.
+// Exit statuses of every gemgo command; a command returns no other.
 const (
-	ExitOK          = 0   // done
+	ExitOK          = 0   // done (and -h)
 	ExitFailed      = 1   // the work failed (the message says why)
 	ExitUsage       = 2   // bad command line or config
-	ExitInterrupted = 130 // stopped by an interrupt (128 + SIGINT); what was finished is kept
+	ExitInterrupted = 130 // stopped by SIGINT or SIGTERM (128 + SIGINT); what was finished is kept
 )
 
 // Multi is a repeatable string flag (-set a=1 -set b=2): each use appends.
@@ -27,15 +18,3 @@ func (m *Multi) String() string { return strings.Join(*m, " ") }
 
 // Set appends s.
 func (m *Multi) Set(s string) error { *m = append(*m, s); return nil }
-
-// SaveOnInterrupt returns a context that the first Ctrl-C (SIGINT) cancels,
-// so that long work (training runs) can save a checkpoint and stop; the
-// second Ctrl-C then kills the process as usual. Call stop when done.
-func SaveOnInterrupt() (ctx context.Context, stop func()) {
-	ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt)
-	go func() {
-		<-ctx.Done()
-		stop() // back to the default: the next SIGINT kills
-	}()
-	return ctx, stop
-}
