@@ -55,6 +55,7 @@ type Env struct {
 var (
 	_ envs.Env           = (*Env)(nil)
 	_ envs.ActionSampler = (*Env)(nil)
+	_ envs.SolverMaker   = (*Env)(nil)
 )
 
 // New returns an env over tasks. It fails when tasks is empty, or when a
@@ -385,6 +386,28 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 		return "<finish></finish>"
 	}
 	return "<bash>" + sampleCommands[i] + "</bash>"
+}
+
+// NewSolver returns the solver of the episode e was last reset to: it
+// replays the task's reference solution (SolutionActions), which is how
+// cmd/eval's oracle plays a terminal task.
+func (e *Env) NewSolver() envs.Solver { return NewSolver(e) }
+
+// Solver replays a task's reference solution, one action a turn.
+type Solver struct{ actions []string }
+
+// NewSolver returns the solver of e's current episode.
+func NewSolver(e *Env) *Solver { return &Solver{actions: e.SolutionActions()} }
+
+// Act returns the next action of the reference solution; it fails once
+// they are all played (the episode should have ended on <finish>).
+func (s *Solver) Act(string) (string, error) {
+	if len(s.actions) == 0 {
+		return "", errors.New("terminal: the reference solution has no more actions (it ended with <finish>)")
+	}
+	a := s.actions[0]
+	s.actions = s.actions[1:]
+	return a, nil
 }
 
 // SolutionActions returns the reference solution of the current episode's
