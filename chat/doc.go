@@ -1,9 +1,9 @@
 // Package chat is the conversation side of gemgo: the chat messages an
 // LLM reads and writes, the Model contract every chat model meets, the
-// rendering of messages to a gemgo policy's prompt, an Engine that runs a
-// checkpoint as a Model (concurrent requests batched into one KV-cache
-// sampler call), and an OpenAI-compatible client (OpenAI) that is a Model
-// too.
+// rendering of messages to a gemgo policy's prompt, and an Engine that
+// runs a checkpoint as a Model (concurrent requests batched into one
+// KV-cache sampler call). Package chat/openai is the OpenAI-compatible client, a
+// Model too, apart so that chat links no OpenAI SDK.
 //
 // An episode is a conversation: the env's first observation (its
 // instructions and the initial state) is the first user message, each

@@ -15,6 +15,7 @@ import (
 	"github.com/gemgo/gemgo/chat"
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/tools"
+	"github.com/gemgo/gemgo/tools/protocol"
 )
 
 // Tool protocols of an evaluation (Config.ToolProtocol).
@@ -99,20 +100,20 @@ func sanitize(s string) string {
 // "query" string (trimmed, as the search tool trims), or an MCP tool's
 // arguments object as compact JSON ("" means {}). An error says what is
 // wrong with the arguments, for the model.
-func callInput(f tools.Function, args string) (string, error) {
+func callInput(f protocol.Function, args string) (string, error) {
 	obj, err := argumentsObject(args)
 	if err != nil {
 		return "", fmt.Errorf("the arguments of %s %w", f.Name, err)
 	}
 	switch f.Kind {
-	case tools.KindPython, tools.KindSearch:
-		key := map[string]string{tools.KindPython: "code", tools.KindSearch: "query"}[f.Kind]
+	case protocol.KindPython, protocol.KindSearch:
+		key := map[string]string{protocol.KindPython: "code", protocol.KindSearch: "query"}[f.Kind]
 		raw, ok := obj[key]
 		var s string
 		if !ok || json.Unmarshal(raw, &s) != nil {
 			return "", fmt.Errorf(`the arguments of %s need a %q string: {"%s": "..."}`, f.Name, key, key)
 		}
-		if f.Kind == tools.KindSearch {
+		if f.Kind == protocol.KindSearch {
 			s = strings.TrimSpace(s)
 		}
 		return s, nil
@@ -172,7 +173,7 @@ const maxLocalErrors = 8
 type nativeActor struct {
 	p     *ChatPolicy
 	env   *tools.Env
-	funcs []tools.Function
+	funcs []protocol.Function
 	defs  []chat.Function
 	byAPI map[string]int // API name → index in funcs
 	instr string         // the wrapper's instruction block, cut from the first observation
@@ -315,7 +316,7 @@ func (a *nativeActor) prepare(tc chat.ToolCall) pendingCall {
 		pc.err = err
 		return pc
 	}
-	text, err := tools.CallText(f.Kind, mcpName(f), input)
+	text, err := protocol.CallText(f.Kind, mcpName(f), input)
 	if err != nil {
 		pc.err = err
 		return pc
@@ -333,8 +334,8 @@ func (a *nativeActor) prepare(tc chat.ToolCall) pendingCall {
 
 // mcpName is the name a text call of f carries: the MCP tool name, none
 // for python and search.
-func mcpName(f tools.Function) string {
-	if f.Kind == tools.KindMCP {
+func mcpName(f protocol.Function) string {
+	if f.Kind == protocol.KindMCP {
 		return f.Name
 	}
 	return ""

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gemgo/gemgo/tools"
+	"github.com/gemgo/gemgo/tools/protocol"
 )
 
 func TestOpenAINames(t *testing.T) {
@@ -59,7 +59,7 @@ func TestOpenAINames(t *testing.T) {
 
 // The reverse map of a native actor finds every tool by its API name.
 func TestNativeReverseMap(t *testing.T) {
-	funcs := []tools.Function{{Kind: tools.KindPython, Name: "python"}, {Kind: tools.KindMCP, Name: "python"}, {Kind: tools.KindMCP, Name: "db.query"}}
+	funcs := []protocol.Function{{Kind: protocol.KindPython, Name: "python"}, {Kind: protocol.KindMCP, Name: "python"}, {Kind: protocol.KindMCP, Name: "db.query"}}
 	names := make([]string, len(funcs))
 	for i, f := range funcs {
 		names[i] = f.Name
@@ -72,15 +72,15 @@ func TestNativeReverseMap(t *testing.T) {
 	require.Len(t, byAPI, 3)
 	assert.Equal(t, 0, byAPI["python"], "the python tool keeps its name: it comes first")
 	assert.Equal(t, 2, byAPI["db_query"])
-	assert.Equal(t, tools.KindMCP, funcs[byAPI[api[1]]].Kind)
+	assert.Equal(t, protocol.KindMCP, funcs[byAPI[api[1]]].Kind)
 }
 
 func TestCallInput(t *testing.T) {
-	py := tools.Function{Kind: tools.KindPython, Name: "python"}
-	se := tools.Function{Kind: tools.KindSearch, Name: "search"}
-	mc := tools.Function{Kind: tools.KindMCP, Name: "calc"}
+	py := protocol.Function{Kind: protocol.KindPython, Name: "python"}
+	se := protocol.Function{Kind: protocol.KindSearch, Name: "search"}
+	mc := protocol.Function{Kind: protocol.KindMCP, Name: "calc"}
 	for _, c := range []struct {
-		f       tools.Function
+		f       protocol.Function
 		args    string
 		want    string
 		wantErr string
@@ -117,21 +117,21 @@ func FuzzCallInput(f *testing.F) {
 		`{"code": "</python>` + "```" + `"}`, `{"a": {"b": [1, {"c": null}]}}`, `{"query": "<search>a</search>"}`, `{"x": 1e400}`} {
 		f.Add(s)
 	}
-	fs := []tools.Function{{Kind: tools.KindPython, Name: "python"}, {Kind: tools.KindSearch, Name: "search"}, {Kind: tools.KindMCP, Name: "calc"}}
+	fs := []protocol.Function{{Kind: protocol.KindPython, Name: "python"}, {Kind: protocol.KindSearch, Name: "search"}, {Kind: protocol.KindMCP, Name: "calc"}}
 	f.Fuzz(func(t *testing.T, args string) {
 		for _, fn := range fs {
 			input, err := callInput(fn, args)
 			if err != nil {
 				continue
 			}
-			if fn.Kind == tools.KindMCP {
+			if fn.Kind == protocol.KindMCP {
 				require.True(t, json.Valid([]byte(input)) && strings.HasPrefix(input, "{"), "%q → %q", args, input)
 			}
-			text, err := tools.CallText(fn.Kind, mcpName(fn), input)
+			text, err := protocol.CallText(fn.Kind, mcpName(fn), input)
 			if err != nil {
 				continue
 			}
-			c, ok := tools.ParseCall(fn.Kind, text)
+			c, ok := protocol.ParseCall(fn.Kind, text)
 			require.True(t, ok, "%q", text)
 			require.Equal(t, input, c.Input, "%q", text)
 			require.Equal(t, mcpName(fn), c.Name)

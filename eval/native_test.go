@@ -23,6 +23,7 @@ import (
 	"github.com/gemgo/gemgo/sandbox"
 	"github.com/gemgo/gemgo/serve"
 	"github.com/gemgo/gemgo/tools"
+	"github.com/gemgo/gemgo/tools/protocol"
 	"github.com/gemgo/gemgo/tools/toolserver"
 )
 
@@ -248,7 +249,7 @@ func mcpCase(endpoint string) parityCase {
 // skipWithoutPython skips a python case where no Python 3 runs in the
 // sandbox.
 func skipWithoutPython(t *testing.T, c parityCase) {
-	if c.spec.Name != tools.KindPython {
+	if c.spec.Name != protocol.KindPython {
 		return
 	}
 	if _, _, err := sandbox.PythonFor(sandbox.DefaultPython, sandbox.Detect()); err != nil {

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gemgo/gemgo/chat"
+	"github.com/gemgo/gemgo/chat/openai"
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/policy"
 )
@@ -143,7 +144,7 @@ func OpenPolicy(spec string, cfg Config, oracles *Oracles, apiKey string) (Opene
 		return Opened{Policy: oracles, Note: "the env's solver"}, nil
 	case strings.Contains(spec, "@http://") || strings.Contains(spec, "@https://"):
 		name, url, _ := strings.Cut(spec, "@")
-		m, err := chat.NewOpenAI(chat.OpenAIConfig{BaseURL: url, Model: name, APIKey: apiKey, Timeout: cfg.Timeout, Retries: cfg.Retries})
+		m, err := openai.New(openai.Config{BaseURL: url, Model: name, APIKey: apiKey, Timeout: cfg.Timeout, Retries: cfg.Retries})
 		if err != nil {
 			return Opened{}, fmt.Errorf("-policy %s: %w", spec, err)
 		}

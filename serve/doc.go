@@ -13,8 +13,9 @@
 // Streaming is not supported (400).
 //
 // Function calling is rendered into the text protocol the checkpoint
-// trained on (package tools): the functions' instructions are appended to
-// the first user message as the tool wrapper appends them, each call of
+// trained on (package tools/protocol, which links none of the tools' back
+// ends): the functions' instructions are appended to the first user
+// message as the tool wrapper of package tools appends them, each call of
 // an assistant message's tool_calls is an assistant turn in its tag form
 // followed by its tool message as the observation, and a generated text
 // that holds a call is answered as that call in tool_calls (content the

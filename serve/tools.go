@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/gemgo/gemgo/chat"
-	"github.com/gemgo/gemgo/tools"
+	"github.com/gemgo/gemgo/tools/protocol"
 )
 
 // toolJSON is one entry of a request's tools.
@@ -92,12 +92,12 @@ func newToolSet(ts []toolJSON) (*toolSet, error) {
 func kindOf(f chat.Function) string {
 	props, _ := f.Parameters["properties"].(map[string]any)
 	switch {
-	case f.Name == tools.KindPython && props["code"] != nil:
-		return tools.KindPython
-	case f.Name == tools.KindSearch && props["query"] != nil:
-		return tools.KindSearch
+	case f.Name == protocol.KindPython && props["code"] != nil:
+		return protocol.KindPython
+	case f.Name == protocol.KindSearch && props["query"] != nil:
+		return protocol.KindSearch
 	}
-	return tools.KindMCP
+	return protocol.KindMCP
 }
 
 // instructions is the block the tool wrapper appends to the first
@@ -107,21 +107,21 @@ func (s *toolSet) instructions() string {
 	parts := make([]string, len(s.kinds))
 	for i, k := range s.kinds {
 		switch k {
-		case tools.KindPython:
-			parts[i] = tools.PythonInstructions(0)
-		case tools.KindSearch:
-			parts[i] = tools.SearchInstructions(tools.DefaultSearchExample, 3, false)
+		case protocol.KindPython:
+			parts[i] = protocol.PythonInstructions(0)
+		case protocol.KindSearch:
+			parts[i] = protocol.SearchInstructions(protocol.DefaultSearchExample, 3, false)
 		default:
-			var fs []tools.Function
+			var fs []protocol.Function
 			for _, f := range s.funcs {
-				if kindOf(f) == tools.KindMCP {
-					fs = append(fs, tools.Function{Kind: tools.KindMCP, Name: f.Name, Description: f.Description, Parameters: f.Parameters})
+				if kindOf(f) == protocol.KindMCP {
+					fs = append(fs, protocol.Function{Kind: protocol.KindMCP, Name: f.Name, Description: f.Description, Parameters: f.Parameters})
 				}
 			}
-			parts[i] = tools.MCPInstructions(fs)
+			parts[i] = protocol.MCPInstructions(fs)
 		}
 	}
-	return tools.InstructionBlock(parts)
+	return protocol.InstructionBlock(parts)
 }
 
 // parse finds the call in a generated text, as the tool wrapper would:
@@ -129,16 +129,16 @@ func (s *toolSet) instructions() string {
 // the call and the call in the API's form.
 func (s *toolSet) parse(text string) (before string, call chat.ToolCall, ok bool) {
 	for _, k := range s.kinds {
-		c, found := tools.ParseCall(k, text)
+		c, found := protocol.ParseCall(k, text)
 		if !found {
 			continue
 		}
 		call = chat.ToolCall{ID: newCallID(), Name: c.Name, Arguments: c.Input}
 		switch k {
-		case tools.KindPython:
-			call.Name, call.Arguments = tools.KindPython, marshal(map[string]string{"code": c.Input})
-		case tools.KindSearch:
-			call.Name, call.Arguments = tools.KindSearch, marshal(map[string]string{"query": c.Input})
+		case protocol.KindPython:
+			call.Name, call.Arguments = protocol.KindPython, marshal(map[string]string{"code": c.Input})
+		case protocol.KindSearch:
+			call.Name, call.Arguments = protocol.KindSearch, marshal(map[string]string{"query": c.Input})
 		}
 		return callStart(k, c), call, true
 	}
@@ -150,15 +150,15 @@ func (s *toolSet) parse(text string) (before string, call chat.ToolCall, ok bool
 // fenced block at the last fence before its content, an MCP call at the
 // last <tool_call> (its arguments are JSON, which a model rarely fills
 // with that tag).
-func callStart(kind string, c tools.Call) string {
+func callStart(kind string, c protocol.Call) string {
 	cut := c.Cut
 	i := 0
 	switch {
-	case kind == tools.KindPython && !strings.HasSuffix(cut, "</python>"):
+	case kind == protocol.KindPython && !strings.HasSuffix(cut, "</python>"):
 		i = strings.LastIndex(cut[:len(cut)-len(c.Input)-3], "```python")
-	case kind == tools.KindPython:
+	case kind == protocol.KindPython:
 		i = strings.Index(cut, "<python>")
-	case kind == tools.KindSearch:
+	case kind == protocol.KindSearch:
 		i = strings.Index(cut, "<search>")
 	default:
 		i = strings.LastIndex(cut, "<tool_call>")
@@ -187,15 +187,15 @@ func callText(c callJSON) (string, error) {
 	name, args := c.Function.Name, c.Function.Arguments
 	var obj map[string]any
 	_ = json.Unmarshal([]byte(args), &obj)
-	if s, ok := obj["code"].(string); ok && name == tools.KindPython {
-		return tools.CallText(tools.KindPython, "", s)
+	if s, ok := obj["code"].(string); ok && name == protocol.KindPython {
+		return protocol.CallText(protocol.KindPython, "", s)
 	}
-	if s, ok := obj["query"].(string); ok && name == tools.KindSearch {
-		return tools.CallText(tools.KindSearch, "", strings.TrimSpace(s))
+	if s, ok := obj["query"].(string); ok && name == protocol.KindSearch {
+		return protocol.CallText(protocol.KindSearch, "", strings.TrimSpace(s))
 	}
-	text, err := tools.CallText(tools.KindMCP, name, strings.TrimSpace(args))
+	text, err := protocol.CallText(protocol.KindMCP, name, strings.TrimSpace(args))
 	if err != nil && obj != nil {
-		return tools.CallText(tools.KindMCP, name, marshal(obj))
+		return protocol.CallText(protocol.KindMCP, name, marshal(obj))
 	}
 	return text, err
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/chat"
-	"github.com/gemgo/gemgo/tools"
+	"github.com/gemgo/gemgo/tools/protocol"
 )
 
 func testToolSet(t *testing.T, names ...string) *toolSet {
@@ -78,18 +78,18 @@ func FuzzHistoryCallText(f *testing.F) {
 		var obj map[string]any
 		_ = json.Unmarshal([]byte(args), &obj)
 		if code, ok := obj["code"].(string); ok && name == "python" {
-			got, ok := tools.ParseCall(tools.KindPython, text)
+			got, ok := protocol.ParseCall(protocol.KindPython, text)
 			require.True(t, ok)
 			require.Equal(t, code, got.Input)
 			return
 		}
 		if q, ok := obj["query"].(string); ok && name == "search" {
-			got, ok := tools.ParseCall(tools.KindSearch, text)
+			got, ok := protocol.ParseCall(protocol.KindSearch, text)
 			require.True(t, ok)
 			require.Equal(t, strings.TrimSpace(q), got.Input)
 			return
 		}
-		got, ok := tools.ParseCall(tools.KindMCP, text)
+		got, ok := protocol.ParseCall(protocol.KindMCP, text)
 		require.True(t, ok, "%q", text)
 		require.Equal(t, name, got.Name)
 		if got.Input != strings.TrimSpace(args) { // re-encoded: the same JSON

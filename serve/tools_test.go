@@ -20,6 +20,7 @@ import (
 	"github.com/gemgo/gemgo/chat"
 	"github.com/gemgo/gemgo/serve"
 	"github.com/gemgo/gemgo/tools"
+	"github.com/gemgo/gemgo/tools/protocol"
 	"github.com/gemgo/gemgo/tools/toolserver"
 )
 
@@ -45,7 +46,7 @@ func (m *textModel) last() []chat.Message {
 }
 
 // mcpFunctions are the tools of cmd/toolserver as an MCP tool lists them.
-func mcpFunctions(t *testing.T) (*tools.MCP, []tools.Function) {
+func mcpFunctions(t *testing.T) (*tools.MCP, []protocol.Function) {
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server {
 		s, _ := toolserver.New(t.TempDir())
 		return s
@@ -57,7 +58,7 @@ func mcpFunctions(t *testing.T) (*tools.MCP, []tools.Function) {
 	return m, m.Functions()
 }
 
-func toolParams(fs []tools.Function) []openai.ChatCompletionToolUnionParam {
+func toolParams(fs []protocol.Function) []openai.ChatCompletionToolUnionParam {
 	var out []openai.ChatCompletionToolUnionParam
 	for _, f := range fs {
 		out = append(out, openai.ChatCompletionFunctionTool(openai.FunctionDefinitionParam{
@@ -85,10 +86,10 @@ func TestToolCallsRoundTrip(t *testing.T) {
 	defer srv.Close()
 	client := openai.NewClient(option.WithBaseURL(srv.URL+"/v1"), option.WithAPIKey("none"), option.WithMaxRetries(0))
 	mcpTool, fs := mcpFunctions(t)
-	python := tools.Function{Kind: tools.KindPython, Name: "python", Description: "run code", Parameters: map[string]any{
+	python := protocol.Function{Kind: protocol.KindPython, Name: "python", Description: "run code", Parameters: map[string]any{
 		"type": "object", "properties": map[string]any{"code": map[string]any{"type": "string"}}, "required": []any{"code"}}}
 	const task = "Compute 1 + 2. Answer in \\boxed{}."
-	params := openai.ChatCompletionNewParams{Model: "tiny", Tools: toolParams(append([]tools.Function{python}, fs...)),
+	params := openai.ChatCompletionNewParams{Model: "tiny", Tools: toolParams(append([]protocol.Function{python}, fs...)),
 		ToolChoice: openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String("auto")},
 		Messages:   []openai.ChatCompletionMessageParamUnion{openai.UserMessage(task)}}
 	ctx := context.Background()
@@ -98,12 +99,12 @@ func TestToolCallsRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	seen := model.last()
 	require.Len(t, seen, 1)
-	want := task + "\n\n" + tools.InstructionBlock([]string{tools.PythonInstructions(0), tools.MCPInstructions(fs)})
+	want := task + "\n\n" + protocol.InstructionBlock([]string{protocol.PythonInstructions(0), protocol.MCPInstructions(fs)})
 	assert.Equal(t, want, seen[0].Content)
 	// that is the prompt the tool wrapper shows for python and this MCP
 	// server, but for the "properties": {} that a function's parameters
 	// must have and list_files's inputSchema leaves out
-	wrapper := task + "\n\n" + tools.InstructionBlock([]string{tools.PythonInstructions(0), mcpTool.Instructions()})
+	wrapper := task + "\n\n" + protocol.InstructionBlock([]string{protocol.PythonInstructions(0), mcpTool.Instructions()})
 	assert.Equal(t, wrapper, strings.Replace(want, `"properties":{},`, "", 1))
 	assert.Equal(t, 1, strings.Count(want, `"properties":{},`))
 	ch := resp.Choices[0]
@@ -199,7 +200,7 @@ func TestCheckpointWithToolHistory(t *testing.T) {
 			Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: "python", Arguments: `{"code":"print(5)"}`}}}}}
 	resp, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{Model: "tiny",
 		Temperature: openai.Float(0), MaxCompletionTokens: openai.Int(8),
-		Tools: toolParams([]tools.Function{{Name: "python", Parameters: map[string]any{"type": "object", "properties": map[string]any{"code": map[string]any{"type": "string"}}}}}),
+		Tools: toolParams([]protocol.Function{{Name: "python", Parameters: map[string]any{"type": "object", "properties": map[string]any{"code": map[string]any{"type": "string"}}}}}),
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(strings.ReplaceAll(obs, `\\`, `\`)),
 			{OfAssistant: &asst}, openai.ToolMessage("Code execution result: 5\n", "call_1")}})
 	var apiErr *openai.Error

@@ -49,6 +49,13 @@
 //	env, _ := builtin.Registry().Make("math:Products-v0")
 //	wrapped, err := tools.Wrap(env, []tools.Spec{{Name: "python", MaxUses: 3}})
 //
+// The text protocol (the tool kinds, Call, the tag parsers, the
+// instruction texts, Function) is package tools/protocol, which imports
+// only the standard library: each tool's Parse is the protocol's parser
+// of its kind, and a program that only renders or parses calls (package
+// serve) imports the protocol without the back ends (the sandbox, bleve,
+// the MCP SDK).
+//
 // Package tools/toolserver is a small MCP server for tests and demos
 // (cmd/toolserver runs it).
 package tools

@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/yaml.v3"
+
+	"github.com/gemgo/gemgo/tools/protocol"
 )
 
 // A Spec's JSON form is its YAML form: the same keys, durations as
@@ -16,9 +18,9 @@ import (
 func TestSpecJSONRoundTrip(t *testing.T) {
 	specs := []Spec{
 		{Name: "python_tool"},
-		{Name: KindPython, MaxUses: 3, ToolReward: 0.1, Timeout: 1500 * time.Millisecond, MaxOutput: 64, StderrLastLine: true},
-		{Name: KindSearch, TopK: 2, InformationTags: true, Corpus: CorpusFictional},
-		{Name: KindMCP, Command: []string{"srv", "-x"}, Retries: -1},
+		{Name: protocol.KindPython, MaxUses: 3, ToolReward: 0.1, Timeout: 1500 * time.Millisecond, MaxOutput: 64, StderrLastLine: true},
+		{Name: protocol.KindSearch, TopK: 2, InformationTags: true, Corpus: CorpusFictional},
+		{Name: protocol.KindMCP, Command: []string{"srv", "-x"}, Retries: -1},
 	}
 	for _, s := range specs {
 		b, err := json.Marshal(s)
@@ -33,7 +35,7 @@ func TestSpecJSONRoundTrip(t *testing.T) {
 		require.NoError(t, dec.Decode(&fromYAML), "%s", b)
 		assert.Equal(t, s, fromYAML, "%s", b)
 	}
-	b, _ := json.Marshal(Spec{Name: KindPython, MaxUses: 2, Timeout: 5 * time.Second})
+	b, _ := json.Marshal(Spec{Name: protocol.KindPython, MaxUses: 2, Timeout: 5 * time.Second})
 	assert.JSONEq(t, `{"name":"python","max_uses":2,"timeout":"5s"}`, string(b), "unset keys are left out")
 }
 

@@ -8,12 +8,13 @@ import (
 	"maps"
 	"math/rand/v2"
 	"os/exec"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gemgo/gemgo/tools/protocol"
 )
 
 // MCPConfig configures the MCP tool: one server, over stdio (Command) or
@@ -147,33 +148,31 @@ func (m *MCP) ToolNames() []string {
 }
 
 // describe lists the tools with their input schemas exactly as the server
-// gave them.
+// gave them: the client holds each as a map[string]any (the go-sdk's
+// mcp.Tool.InputSchema), or nil for none (written null); any other value
+// would go through protocol.FunctionSchema.
 func (m *MCP) describe() string {
-	defs := make([]functionDef, len(m.tools))
+	fs := make([]protocol.Function, len(m.tools))
 	for i, t := range m.tools {
-		defs[i] = functionDef{t.Name, t.Description, t.InputSchema}
+		schema, ok := t.InputSchema.(map[string]any)
+		if !ok && t.InputSchema != nil {
+			schema = protocol.FunctionSchema(t.InputSchema)
+		}
+		fs[i] = protocol.Function{Kind: protocol.KindMCP, Name: t.Name, Description: t.Description, Parameters: schema}
 	}
-	return toolsBlock(defs)
+	return protocol.MCPInstructions(fs)
 }
 
 // Instructions lists the server's tools.
 func (m *MCP) Instructions() string { return m.instructions }
 
-var toolCallRE = regexp.MustCompile(`(?s)<tool_call>\s*<tool_name>(.*?)</tool_name>\s*<arguments>(.*?)</arguments>\s*</tool_call>`)
-
-// Parse finds the first complete tool call.
-func (m *MCP) Parse(action string) (Call, bool) {
-	loc := toolCallRE.FindStringSubmatchIndex(action)
-	if loc == nil {
-		return Call{}, false
-	}
-	return Call{Tool: KindMCP, Name: strings.TrimSpace(action[loc[2]:loc[3]]), Input: strings.TrimSpace(action[loc[4]:loc[5]]), Cut: action[:loc[1]]}, true
-}
+// Parse finds the first complete tool call (protocol.ParseMCP).
+func (m *MCP) Parse(action string) (protocol.Call, bool) { return protocol.ParseMCP(action) }
 
 func toolError(err error) string { return "[Tool execution error: " + err.Error() + "]" }
 
 // Run calls the tool on this episode's session, opening it on first use.
-func (m *MCP) Run(ctx context.Context, c Call) (string, error) {
+func (m *MCP) Run(ctx context.Context, c protocol.Call) (string, error) {
 	if !slices.ContainsFunc(m.tools, func(t *mcp.Tool) bool { return t.Name == c.Name }) {
 		err := fmt.Errorf("unknown tool %q: the tools are %s", c.Name, strings.Join(m.ToolNames(), ", "))
 		return toolError(err), err

@@ -54,26 +54,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func TestMCPParse(t *testing.T) {
-	m := &MCP{}
-	for _, c := range []struct {
-		action, name, args, cut string
-		ok                      bool
-	}{
-		{`a <tool_call><tool_name>calculate</tool_name><arguments>{"expression": "1+2"}</arguments></tool_call> b`,
-			"calculate", `{"expression": "1+2"}`, `a <tool_call><tool_name>calculate</tool_name><arguments>{"expression": "1+2"}</arguments></tool_call>`, true},
-		{"<tool_call>\n <tool_name> kv_get </tool_name>\n <arguments>{}</arguments>\n</tool_call>", "kv_get", "{}", "<tool_call>\n <tool_name> kv_get </tool_name>\n <arguments>{}</arguments>\n</tool_call>", true},
-		{"<tool_call><tool_name>x</tool_name></tool_call>", "", "", "", false},
-		{"<tool_call><tool_name>x</tool_name><arguments>{}</arguments>", "", "", "", false},
-	} {
-		call, ok := m.Parse(c.action)
-		require.Equal(t, c.ok, ok, c.action)
-		if ok {
-			assert.Equal(t, Call{Tool: KindMCP, Name: c.name, Input: c.args, Cut: c.cut}, call)
-		}
-	}
-}
-
 // MCP end to end over stdio against the repository's server, started as
 // a subprocess: the tools are listed in the instructions, calls work, and
 // one session (one server process) serves a whole episode.

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gemgo/gemgo/sandbox"
+	"github.com/gemgo/gemgo/tools/protocol"
 )
 
 // PythonConfig configures the Python tool.
@@ -102,9 +103,7 @@ func (p *Python) Close() error {
 }
 
 // Instructions tells the model how to run code.
-func (p *Python) Instructions() string { return PythonInstructions(p.cfg.Timeout) }
-
-const fence = "```"
+func (p *Python) Instructions() string { return protocol.PythonInstructions(p.cfg.Timeout) }
 
 // pythonGrace is how long past its timeout a call may take to come back:
 // the sandbox stops the code at the timeout, and then needs a moment to
@@ -114,49 +113,11 @@ const fence = "```"
 // than the deadline's error.
 const pythonGrace = 2 * time.Second
 
-// Parse finds the first complete code block.
-func (p *Python) Parse(action string) (Call, bool) {
-	code, end, ok := firstBlock(action, "<python>", "</python>")
-	if fcode, fend, fok := firstFenced(action); fok && (!ok || fend < end) {
-		code, end, ok = fcode, fend, true
-	}
-	if !ok {
-		return Call{}, false
-	}
-	return Call{Tool: KindPython, Input: code, Cut: action[:end]}, true
-}
-
-// firstFenced finds the first ```python … ``` block: "python" right after
-// the opening fence, then the rest of that line.
-func firstFenced(s string) (code string, end int, ok bool) {
-	from := 0
-	for {
-		i := strings.Index(s[from:], fence+"python")
-		if i < 0 {
-			return "", 0, false
-		}
-		i += from
-		head := i + len(fence) + len("python")
-		nl := strings.IndexByte(s[head:], '\n')
-		if nl < 0 {
-			return "", 0, false
-		}
-		// "```python3" or "```pythonic" is another language tag.
-		if rest := strings.TrimSpace(s[head : head+nl]); rest != "" {
-			from = head
-			continue
-		}
-		start := head + nl + 1
-		j := strings.Index(s[start:], fence)
-		if j < 0 {
-			return "", 0, false
-		}
-		return s[start : start+j], start + j + len(fence), true
-	}
-}
+// Parse finds the first complete code block (protocol.ParsePython).
+func (p *Python) Parse(action string) (protocol.Call, bool) { return protocol.ParsePython(action) }
 
 // Run executes the code under the configured limits.
-func (p *Python) Run(ctx context.Context, c Call) (string, error) {
+func (p *Python) Run(ctx context.Context, c protocol.Call) (string, error) {
 	res, err := p.execute(ctx, c.Input)
 	if err != nil {
 		return "Code execution result: \n" + err.Error() + "\n", fmt.Errorf("python: %w", err)
@@ -280,5 +241,5 @@ func (p *Python) SampleCall(r *rand.Rand, task string) string {
 	if r.IntN(2) == 0 {
 		return fmt.Sprintf("<python>print(%s %s %s)</python>", a, op, b)
 	}
-	return fmt.Sprintf("%spython\nprint(%s %s %s)\n%s", fence, a, op, b, fence)
+	return fmt.Sprintf("```python\nprint(%s %s %s)\n```", a, op, b)
 }

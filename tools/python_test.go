@@ -14,6 +14,7 @@ import (
 
 	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/gemgo/gemgo/sandbox"
+	"github.com/gemgo/gemgo/tools/protocol"
 )
 
 func newPython(t *testing.T, cfg PythonConfig) *Python {
@@ -50,57 +51,29 @@ func eachPath(t *testing.T, cfg PythonConfig, f func(t *testing.T, p *Python)) {
 	}
 }
 
-func TestPythonParse(t *testing.T) {
-	p := &Python{cfg: PythonConfig{Timeout: time.Second}}
-	for _, c := range []struct {
-		action, code, cut string
-		ok                bool
-	}{
-		{"<python>print(1)</python> then", "print(1)", "<python>print(1)</python>", true},
-		{"a ```python\nprint(2)\n``` b", "print(2)\n", "a ```python\nprint(2)\n```", true},
-		// the block that ends first wins, whatever its format
-		{"```python\nx=1\n``` <python>y</python>", "x=1\n", "```python\nx=1\n```", true},
-		{"<python>y</python> ```python\nx\n```", "y", "<python>y</python>", true},
-		{"<python>a ```python\nb\n``` c</python>", "b\n", "<python>a ```python\nb\n```", true},
-		{"```py\nprint(1)\n```", "", "", false},
-		{"```python3\nprint(1)\n```", "", "", false},
-		{"<python>print(1)", "", "", false},
-		{"```python\nprint(1)", "", "", false},
-		{`\boxed{3}`, "", "", false},
-	} {
-		call, ok := p.Parse(c.action)
-		require.Equal(t, c.ok, ok, "%q", c.action)
-		if ok {
-			assert.Equal(t, c.code, call.Input, "%q", c.action)
-			assert.Equal(t, c.cut, call.Cut, "%q", c.action)
-			assert.Equal(t, KindPython, call.Tool)
-		}
-	}
-}
-
 func TestPythonRun(t *testing.T) {
 	eachPath(t, PythonConfig{Timeout: 5 * time.Second, MaxOutput: 300}, func(t *testing.T, p *Python) {
 		ctx := context.Background()
-		obs, err := p.Run(ctx, Call{Input: "print(4821 * 317)"})
+		obs, err := p.Run(ctx, protocol.Call{Input: "print(4821 * 317)"})
 		require.NoError(t, err)
 		assert.Equal(t, "Code execution result: 1528257\n", obs, "GEM's observation format")
 
-		obs, err = p.Run(ctx, Call{Input: "import sys\nprint('out')\nprint('warn', file=sys.stderr)"})
+		obs, err = p.Run(ctx, protocol.Call{Input: "import sys\nprint('out')\nprint('warn', file=sys.stderr)"})
 		require.NoError(t, err, "stderr alone is not a failure")
 		assert.Equal(t, "Code execution result: out\nwarn\n", obs)
 
-		obs, err = p.Run(ctx, Call{Input: "print('before')\n1/0"})
+		obs, err = p.Run(ctx, protocol.Call{Input: "print('before')\n1/0"})
 		require.Error(t, err, "a failing program is a failed call")
 		assert.True(t, strings.HasPrefix(obs, "Code execution result: before\nTraceback"), obs)
 		assert.Contains(t, obs, `File "main.py", line 2, in <module>`)
 		assert.Contains(t, obs, "ZeroDivisionError")
 		assert.NotContains(t, obs, "gemgo-sandbox-", "the sandbox directory is stripped: observations are deterministic")
 
-		obs, err = p.Run(ctx, Call{Input: "print('x' * 1000)"})
+		obs, err = p.Run(ctx, protocol.Call{Input: "print('x' * 1000)"})
 		require.NoError(t, err)
 		assert.Equal(t, "Code execution result: "+strings.Repeat("x", 300)+"\n[output truncated: 300 of 1000 bytes shown]\n", obs)
 
-		obs, err = p.Run(ctx, Call{Input: "while True:\n    print('y' * 999)"})
+		obs, err = p.Run(ctx, protocol.Call{Input: "while True:\n    print('y' * 999)"})
 		require.NoError(t, err, "output past the sandbox's cap is cut, not a failure")
 		assert.True(t, strings.HasSuffix(obs, strings.Repeat("y", 4)+"\n[output truncated to 300 bytes]\n"), obs)
 	})
@@ -108,7 +81,7 @@ func TestPythonRun(t *testing.T) {
 
 func TestPythonStderrLastLine(t *testing.T) {
 	eachPath(t, PythonConfig{StderrLastLine: true}, func(t *testing.T, last *Python) {
-		obs, err := last.Run(context.Background(), Call{Input: "1/0"})
+		obs, err := last.Run(context.Background(), protocol.Call{Input: "1/0"})
 		require.Error(t, err)
 		assert.Equal(t, "Code execution result: \nZeroDivisionError: division by zero\n", obs)
 	})
@@ -121,10 +94,10 @@ func TestPythonTimeoutHolds(t *testing.T) {
 	const limit = time.Second
 	eachPath(t, PythonConfig{Timeout: limit}, func(t *testing.T, p *Python) {
 		assert.Contains(t, p.Instructions(), "1s")
-		_, err := p.Run(context.Background(), Call{Input: "pass"}) // the warm interpreter starts
+		_, err := p.Run(context.Background(), protocol.Call{Input: "pass"}) // the warm interpreter starts
 		require.NoError(t, err)
 		start := time.Now()
-		obs, err := p.Run(context.Background(), Call{Input: "while True:\n    pass"})
+		obs, err := p.Run(context.Background(), protocol.Call{Input: "while True:\n    pass"})
 		took := time.Since(start)
 		require.Error(t, err)
 		assert.Less(t, took, limit+500*time.Millisecond, "the run must end within the configured limit + 0.5 s")
@@ -132,7 +105,7 @@ func TestPythonTimeoutHolds(t *testing.T) {
 		assert.Contains(t, obs, "the 1s limit")
 		assert.Contains(t, err.Error(), "timed out after 1s")
 
-		obs, err = p.Run(context.Background(), Call{Input: "print(6 * 7)"})
+		obs, err = p.Run(context.Background(), protocol.Call{Input: "print(6 * 7)"})
 		require.NoError(t, err, "the call after a timeout")
 		assert.Equal(t, "Code execution result: 42\n", obs)
 	})
@@ -142,7 +115,7 @@ func TestPythonTimeoutHolds(t *testing.T) {
 // wrapper's deadline.
 func TestPythonTimeoutWrapped(t *testing.T) {
 	eachPath(t, PythonConfig{Timeout: time.Second}, func(t *testing.T, p *Python) {
-		w, err := NewEnv(envtest.NewToy(3), []Spec{{Name: KindPython, Timeout: time.Second}}, []Tool{p})
+		w, err := NewEnv(envtest.NewToy(3), []Spec{{Name: protocol.KindPython, Timeout: time.Second}}, []Tool{p})
 		require.NoError(t, err)
 		_, _, err = w.Reset(1)
 		require.NoError(t, err)
@@ -175,8 +148,8 @@ func TestPythonPathsAgree(t *testing.T) {
 		"x = bytearray(2 << 30)",
 		"import sys\nprint(sorted(sys.modules))",
 	} {
-		wobs, werr := warm.Run(context.Background(), Call{Input: code})
-		fobs, ferr := fresh.Run(context.Background(), Call{Input: code})
+		wobs, werr := warm.Run(context.Background(), protocol.Call{Input: code})
+		fobs, ferr := fresh.Run(context.Background(), protocol.Call{Input: code})
 		assert.Equal(t, fobs, wobs, "%q", code)
 		assert.Equal(t, fmt.Sprint(ferr), fmt.Sprint(werr), "%q", code)
 	}
@@ -189,7 +162,7 @@ func TestPythonMemoryLimit(t *testing.T) {
 		t.Skip("no prlimit or sh here: the memory limit cannot be set")
 	}
 	eachPath(t, PythonConfig{Timeout: 10 * time.Second}, func(t *testing.T, p *Python) {
-		obs, err := p.Run(context.Background(), Call{Input: "x = bytearray(2 << 30)\nprint(len(x))"})
+		obs, err := p.Run(context.Background(), protocol.Call{Input: "x = bytearray(2 << 30)\nprint(len(x))"})
 		assert.EqualError(t, err, "python: memory limit")
 		assert.Contains(t, obs, "MemoryError")
 		assert.True(t, strings.HasSuffix(obs, "MemoryError: the code used more than 512 MiB and was stopped\n"), obs)
@@ -216,7 +189,7 @@ func TestPythonWarmCallsAreIsolated(t *testing.T) {
 	p := newPython(t, PythonConfig{})
 	mark := fmt.Sprintf("%d.%d", 20+os.Getpid()%50, time.Now().UnixNano()%1000)
 	ctx := context.Background()
-	obs, err := p.Run(ctx, Call{Input: `import builtins, json, subprocess
+	obs, err := p.Run(ctx, protocol.Call{Input: `import builtins, json, subprocess
 secret = 1
 json.dumps = None
 builtins.print = None
@@ -224,7 +197,7 @@ open('left.txt', 'w').write('x')
 subprocess.Popen(['sleep', '` + mark + `'])`})
 	require.NoError(t, err, obs)
 	assert.Empty(t, processesWith(mark), "the background child does not outlive the call")
-	obs, err = p.Run(ctx, Call{Input: "import json, os\nprint('secret' in globals(), json.dumps({}), os.listdir('.'))"})
+	obs, err = p.Run(ctx, protocol.Call{Input: "import json, os\nprint('secret' in globals(), json.dumps({}), os.listdir('.'))"})
 	require.NoError(t, err, obs)
 	assert.Equal(t, "Code execution result: False {} ['main.py']\n", obs)
 	assert.NotNil(t, p.server)
@@ -238,7 +211,7 @@ func TestPythonWarmFallback(t *testing.T) {
 	require.NoError(t, p.server.Close())
 	p.server = sandbox.NewPythonServer("false", 0) // exits at once: never ready
 	for range 2 {
-		obs, err := p.Run(context.Background(), Call{Input: "print(6 * 7)"})
+		obs, err := p.Run(context.Background(), protocol.Call{Input: "print(6 * 7)"})
 		require.NoError(t, err)
 		assert.Equal(t, "Code execution result: 42\n", obs)
 		assert.True(t, p.cold.Load(), "the decision is remembered")
@@ -246,18 +219,18 @@ func TestPythonWarmFallback(t *testing.T) {
 }
 
 func TestPythonFreshProcessSpec(t *testing.T) {
-	tool, err := New(Spec{Name: KindPython, FreshProcess: true})
+	tool, err := New(Spec{Name: protocol.KindPython, FreshProcess: true})
 	if err != nil {
 		t.Skipf("no Python 3: %v", err)
 	}
 	p := tool.(*Python)
 	assert.Nil(t, p.server, "fresh_process: no warm interpreter")
 	assert.NoError(t, p.Close())
-	tool, err = New(Spec{Name: KindPython})
+	tool, err = New(Spec{Name: protocol.KindPython})
 	require.NoError(t, err)
 	assert.NotNil(t, tool.(*Python).server, "warm by default")
 	assert.NoError(t, tool.(*Python).Close())
-	err = Spec{Name: KindSearch, FreshProcess: true}.Validate(0)
+	err = Spec{Name: protocol.KindSearch, FreshProcess: true}.Validate(0)
 	assert.ErrorContains(t, err, "env.tools[0].fresh_process is a python key, but this tool is search: remove it")
 }
 
@@ -277,7 +250,7 @@ func benchPython(b *testing.B, fresh bool) {
 	defer p.Close()
 	b.ReportAllocs()
 	for b.Loop() {
-		if obs, err := p.Run(context.Background(), Call{Input: "print(6 * 7)"}); err != nil || obs != "Code execution result: 42\n" {
+		if obs, err := p.Run(context.Background(), protocol.Call{Input: "print(6 * 7)"}); err != nil || obs != "Code execution result: 42\n" {
 			b.Fatalf("%q %v", obs, err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gemgo/gemgo/corpora"
+	"github.com/gemgo/gemgo/tools/protocol"
 )
 
 // Doc is one retrieved document: Contents in the Search-R1 form, a quoted
@@ -56,7 +57,7 @@ func NewSearch(ret Retriever, topK int, informationTags bool, examples []string)
 		topK = 3
 	}
 	if len(examples) == 0 {
-		examples = []string{DefaultSearchExample, "founder", "year founded", "river"}
+		examples = []string{protocol.DefaultSearchExample, "founder", "year founded", "river"}
 	}
 	return &Search{ret: ret, topK: topK, tags: informationTags, examples: examples}, nil
 }
@@ -90,20 +91,14 @@ func NewSearchFromSpec(s Spec) (*Search, error) {
 
 // Instructions tells the model how to search.
 func (s *Search) Instructions() string {
-	return SearchInstructions(s.examples[0], s.topK, s.tags)
+	return protocol.SearchInstructions(s.examples[0], s.topK, s.tags)
 }
 
-// Parse finds the first complete <search>…</search>.
-func (s *Search) Parse(action string) (Call, bool) {
-	q, end, ok := firstBlock(action, "<search>", "</search>")
-	if !ok {
-		return Call{}, false
-	}
-	return Call{Tool: KindSearch, Input: strings.TrimSpace(q), Cut: action[:end]}, true
-}
+// Parse finds the first complete <search>…</search> (protocol.ParseSearch).
+func (s *Search) Parse(action string) (protocol.Call, bool) { return protocol.ParseSearch(action) }
 
 // Run retrieves the documents of the query.
-func (s *Search) Run(ctx context.Context, c Call) (string, error) {
+func (s *Search) Run(ctx context.Context, c protocol.Call) (string, error) {
 	if c.Input == "" {
 		err := errors.New("empty query: write the words to search for inside <search>...</search>")
 		return searchError(err), err

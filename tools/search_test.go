@@ -14,6 +14,7 @@ import (
 
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/qa"
+	"github.com/gemgo/gemgo/tools/protocol"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/vmihailenco/msgpack/v5"
@@ -73,7 +74,7 @@ func TestSearchTool(t *testing.T) {
 	require.NoError(t, err)
 	call, ok := s.Parse("think <search> zephyrine </search> more <search>x</search>")
 	require.True(t, ok)
-	assert.Equal(t, Call{Tool: KindSearch, Input: "zephyrine", Cut: "think <search> zephyrine </search>"}, call)
+	assert.Equal(t, protocol.Call{Tool: protocol.KindSearch, Input: "zephyrine", Cut: "think <search> zephyrine </search>"}, call)
 	obs, err := s.Run(context.Background(), call)
 	require.NoError(t, err)
 	assert.Equal(t, "Doc 1(Title: Zephyrine) Zephyrine is a rare mineral found only near Velmont.\n", obs)
@@ -86,10 +87,10 @@ func TestSearchTool(t *testing.T) {
 	assert.Equal(t, "<information>Doc 1(Title: Zephyrine) Zephyrine is a rare mineral found only near Velmont.\n</information>", obs)
 	assert.Contains(t, tagged.Instructions(), "<information>")
 
-	obs, err = s.Run(context.Background(), Call{Input: "quasar"})
+	obs, err = s.Run(context.Background(), protocol.Call{Input: "quasar"})
 	require.Error(t, err)
 	assert.Equal(t, `[SearchTool Error: no document matches "quasar"]`, obs)
-	obs, err = s.Run(context.Background(), Call{Input: ""})
+	obs, err = s.Run(context.Background(), protocol.Call{Input: ""})
 	require.Error(t, err)
 	assert.True(t, strings.HasPrefix(obs, "[SearchTool Error: empty query"), obs)
 }
@@ -97,9 +98,9 @@ func TestSearchTool(t *testing.T) {
 // The shipped fictional corpus answers its own questions: the document of
 // the entity a question names comes first.
 func TestSearchFictionalCorpus(t *testing.T) {
-	s, err := NewSearchFromSpec(Spec{Name: KindSearch}.Resolved())
+	s, err := NewSearchFromSpec(Spec{Name: protocol.KindSearch}.Resolved())
 	require.NoError(t, err)
-	obs, err := s.Run(context.Background(), Call{Input: "Relzan Othulvy"})
+	obs, err := s.Run(context.Background(), protocol.Call{Input: "Relzan Othulvy"})
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(obs, "Doc 1(Title: Relzan Othulvy) Relzan Othulvy (born 1896 in Ithbarka)"), obs)
 }
@@ -111,7 +112,7 @@ func TestSearchFictionalCorpus(t *testing.T) {
 // parts with dozens of others, yet the whole name still wins.
 func TestSearchFictionalNamesFindTheirDocument(t *testing.T) {
 	for _, c := range []struct{ corpus, env string }{{"fictional", "qa:Fictional-v0-onehop"}, {"fictional-v1", "qa:Fictional-v1-onehop"}, {"fictional-v2", "qa:Fictional-v2-onehop"}} {
-		s, err := NewSearchFromSpec(Spec{Name: KindSearch, Corpus: c.corpus, TopK: 1}.Resolved())
+		s, err := NewSearchFromSpec(Spec{Name: protocol.KindSearch, Corpus: c.corpus, TopK: 1}.Resolved())
 		require.NoError(t, err)
 		reg := envs.NewRegistry()
 		require.NoError(t, qa.Register(reg))
@@ -128,7 +129,7 @@ func TestSearchFictionalNamesFindTheirDocument(t *testing.T) {
 				continue
 			}
 			seen[name] = true
-			got, err := s.Run(context.Background(), Call{Input: name})
+			got, err := s.Run(context.Background(), protocol.Call{Input: name})
 			require.NoError(t, err)
 			n++
 			if strings.HasPrefix(got, "Doc 1(Title: "+name+")") {
@@ -239,9 +240,9 @@ func TestRetrieverClientWireFormats(t *testing.T) {
 	assert.Equal(t, []Doc{{ID: "7", Contents: "\"Alpha\"\nfirst text", Score: 2.5}}, got, "at most topk documents")
 
 	// Through the tool: the observation and the error text.
-	s, err := NewSearchFromSpec(Spec{Name: KindSearch, URL: r1.URL, Format: FormatJSON, TopK: 2}.Resolved())
+	s, err := NewSearchFromSpec(Spec{Name: protocol.KindSearch, URL: r1.URL, Format: FormatJSON, TopK: 2}.Resolved())
 	require.NoError(t, err)
-	obs, err := s.Run(context.Background(), Call{Input: "beta"})
+	obs, err := s.Run(context.Background(), protocol.Call{Input: "beta"})
 	require.NoError(t, err)
 	assert.Equal(t, "Doc 1(Title: Alpha) first text\nDoc 2(Title: Beta) second text\n", obs)
 
@@ -249,9 +250,9 @@ func TestRetrieverClientWireFormats(t *testing.T) {
 		http.Error(w, "index not loaded", http.StatusServiceUnavailable)
 	}))
 	defer down.Close()
-	s, err = NewSearchFromSpec(Spec{Name: KindSearch, URL: down.URL}.Resolved())
+	s, err = NewSearchFromSpec(Spec{Name: protocol.KindSearch, URL: down.URL}.Resolved())
 	require.NoError(t, err)
-	obs, err = s.Run(context.Background(), Call{Input: "beta"})
+	obs, err = s.Run(context.Background(), protocol.Call{Input: "beta"})
 	require.Error(t, err)
 	assert.True(t, strings.HasPrefix(obs, "[SearchTool Error: retriever "), obs)
 	assert.Contains(t, obs, "HTTP 503: index not loaded")

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/gemgo/gemgo/tools/protocol"
 )
 
 // Spec configures one tool of a wrapped env, as written in a config's
@@ -118,13 +120,6 @@ func ParseSpec(s string) (Spec, error) {
 // calling tools never pays as much as solving the task.
 const MaxToolRewardFraction = 0.5
 
-// Tool kinds.
-const (
-	KindPython = "python"
-	KindSearch = "search"
-	KindMCP    = "mcp"
-)
-
 // preset is one of GEM's named tool settings.
 type preset struct {
 	kind                string
@@ -135,15 +130,15 @@ type preset struct {
 // uses). The rewarded ones pay up to 1.5 over five calls in GEM; here the
 // episode cap holds them to MaxToolRewardFraction.
 var presets = map[string]preset{
-	"python_tool":               {KindPython, 0.05, 0.25},
-	"python_tool_no_int_reward": {KindPython, 0, 0},
-	"search_tool":               {KindSearch, 0.3, 0},
-	"search_tool_no_int_reward": {KindSearch, 0, 0},
+	"python_tool":               {protocol.KindPython, 0.05, 0.25},
+	"python_tool_no_int_reward": {protocol.KindPython, 0, 0},
+	"search_tool":               {protocol.KindSearch, 0.3, 0},
+	"search_tool_no_int_reward": {protocol.KindSearch, 0, 0},
 }
 
 // Names lists every accepted tool name: the kinds, then GEM's presets.
 func Names() []string {
-	return append([]string{KindPython, KindSearch, KindMCP}, slices.Sorted(maps.Keys(presets))...)
+	return append([]string{protocol.KindPython, protocol.KindSearch, protocol.KindMCP}, slices.Sorted(maps.Keys(presets))...)
 }
 
 // Resolved returns s with a preset turned into its kind and rewards and
@@ -162,7 +157,7 @@ func (s Spec) Resolved() Spec {
 		s.MaxUses = 5
 	}
 	switch s.Name {
-	case KindPython:
+	case protocol.KindPython:
 		if s.Timeout == 0 {
 			s.Timeout = 5 * time.Second
 		}
@@ -172,7 +167,7 @@ func (s Spec) Resolved() Spec {
 		if s.MaxOutput == 0 {
 			s.MaxOutput = 2000
 		}
-	case KindSearch:
+	case protocol.KindSearch:
 		if s.Timeout == 0 {
 			s.Timeout = 5 * time.Second
 		}
@@ -185,7 +180,7 @@ func (s Spec) Resolved() Spec {
 		if s.Corpus == "" && s.URL == "" {
 			s.Corpus = CorpusFictional
 		}
-	case KindMCP:
+	case protocol.KindMCP:
 		if s.Timeout == 0 {
 			s.Timeout = 30 * time.Second
 		}
@@ -226,11 +221,11 @@ func (s Spec) Validate(i int) error {
 		name string
 		set  bool
 	}{
-		KindPython: {{"python", s.Python != ""}, {"max_output", s.MaxOutput != 0}, {"stderr_last_line", s.StderrLastLine},
+		protocol.KindPython: {{"python", s.Python != ""}, {"max_output", s.MaxOutput != 0}, {"stderr_last_line", s.StderrLastLine},
 			{"fresh_process", s.FreshProcess}},
-		KindSearch: {{"corpus", s.Corpus != ""}, {"index_dir", s.IndexDir != ""}, {"url", s.URL != ""}, {"format", s.Format != ""},
+		protocol.KindSearch: {{"corpus", s.Corpus != ""}, {"index_dir", s.IndexDir != ""}, {"url", s.URL != ""}, {"format", s.Format != ""},
 			{"topk", s.TopK != 0}, {"information_tags", s.InformationTags}},
-		KindMCP: {{"command", len(s.Command) > 0}, {"endpoint", s.Endpoint != ""}, {"retries", s.Retries != 0}},
+		protocol.KindMCP: {{"command", len(s.Command) > 0}, {"endpoint", s.Endpoint != ""}, {"retries", s.Retries != 0}},
 	}
 	for kind, keys := range foreign {
 		if kind == r.Name {
@@ -243,11 +238,11 @@ func (s Spec) Validate(i int) error {
 		}
 	}
 	switch r.Name {
-	case KindPython:
+	case protocol.KindPython:
 		if r.MaxOutput < 16 || r.MaxOutput > 1<<20 {
 			bad("%s = %d: allowed [16, 1048576] bytes", key("max_output"), s.MaxOutput)
 		}
-	case KindSearch:
+	case protocol.KindSearch:
 		if r.TopK < 1 || r.TopK > 50 {
 			bad("%s = %d: allowed [1, 50]", key("topk"), s.TopK)
 		}
@@ -260,7 +255,7 @@ func (s Spec) Validate(i int) error {
 		if s.URL != "" && !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://") {
 			bad("%s = %q: want an http:// or https:// URL", key("url"), s.URL)
 		}
-	case KindMCP:
+	case protocol.KindMCP:
 		if (len(s.Command) > 0) == (s.Endpoint != "") {
 			bad("%s or %s: give exactly one (a stdio server's command, or a streamable HTTP URL)", key("command"), key("endpoint"))
 		}
@@ -302,10 +297,10 @@ func New(s Spec) (Tool, error) {
 	}
 	r := s.Resolved()
 	switch r.Name {
-	case KindPython:
+	case protocol.KindPython:
 		return NewPython(PythonConfig{Python: r.Python, Timeout: r.Timeout, MaxOutput: r.MaxOutput, StderrLastLine: r.StderrLastLine,
 			FreshProcess: r.FreshProcess})
-	case KindSearch:
+	case protocol.KindSearch:
 		return NewSearchFromSpec(r)
 	default:
 		return NewMCP(MCPConfig{Command: r.Command, Endpoint: r.Endpoint, Timeout: r.Timeout, Retries: r.Retries})

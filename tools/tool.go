@@ -4,25 +4,11 @@ import (
 	"context"
 	"math/rand/v2"
 	"regexp"
-	"strings"
 	"unicode"
 	"unicode/utf8"
-)
 
-// Call is one tool call parsed from an action.
-type Call struct {
-	// Tool is the kind of tool that parsed it ("python", "search", "mcp"):
-	// the step info's tool_type.
-	Tool string
-	// Name is the called function of a tool that serves several (an MCP
-	// server's tool name); "" otherwise.
-	Name string
-	// Input is the call's content: the code, the query, the JSON arguments.
-	Input string
-	// Cut is the action cut just after the call: what GEM keeps as the
-	// parsed action (text written after the call is dropped).
-	Cut string
-}
+	"github.com/gemgo/gemgo/tools/protocol"
+)
 
 // Tool is one tool an agent can call. Its methods are safe to call from one
 // goroutine at a time (each env holds its own tools).
@@ -37,8 +23,8 @@ type Call struct {
 // the tool's own clean-up time.
 type Tool interface {
 	Instructions() string
-	Parse(action string) (Call, bool)
-	Run(ctx context.Context, c Call) (obs string, err error)
+	Parse(action string) (protocol.Call, bool)
+	Run(ctx context.Context, c protocol.Call) (obs string, err error)
 }
 
 // CallSampler is implemented by tools that can draw a well-formed call of
@@ -80,20 +66,4 @@ var (
 // session): the wrapper calls EndEpisode at every Reset and at Close.
 type Episodic interface {
 	EndEpisode() error
-}
-
-// firstBlock finds the first complete block open…close in s (the one that
-// ends earliest; blocks do not nest, so it is also the leftmost) and
-// returns its content and the end of its closing tag.
-func firstBlock(s, open, close string) (content string, end int, ok bool) {
-	i := strings.Index(s, open)
-	if i < 0 {
-		return "", 0, false
-	}
-	j := strings.Index(s[i+len(open):], close)
-	if j < 0 {
-		return "", 0, false
-	}
-	start := i + len(open)
-	return s[start : start+j], start + j + len(close), true
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/tools/protocol"
 )
 
 // Info keys of a tool-wrapped env's steps.
@@ -129,7 +130,7 @@ func withTaskCorpus(env envs.Env, specs []Spec) []Spec {
 	}
 	out := slices.Clone(specs)
 	for i, s := range out {
-		if s.Resolved().Name == KindSearch && s.Corpus == "" && s.URL == "" {
+		if s.Resolved().Name == protocol.KindSearch && s.Corpus == "" && s.URL == "" {
 			out[i].Corpus = n.SearchCorpus()
 		}
 	}
@@ -159,9 +160,9 @@ func bind(env envs.Env, specs []Spec, ts []Tool) (*Env, error) {
 		r := s.Resolved()
 		timeout := r.Timeout
 		switch r.Name {
-		case KindMCP: // the MCP tool times each attempt itself
+		case protocol.KindMCP: // the MCP tool times each attempt itself
 			timeout = MCPConfig{Timeout: r.Timeout, Retries: r.Retries}.budget()
-		case KindPython: // the sandbox stops the code at r.Timeout itself
+		case protocol.KindPython: // the sandbox stops the code at r.Timeout itself
 			timeout = r.Timeout + pythonGrace
 		}
 		w.tools = append(w.tools, bound{tool: ts[i], kind: r.Name, maxUses: r.MaxUses,
@@ -244,7 +245,7 @@ func (w *Env) Step(action string) (envs.Step, error) {
 
 // route finds the tool that handles action: the first with uses left
 // that parses a call from it.
-func (w *Env) route(action string) (int, Call, bool) {
+func (w *Env) route(action string) (int, protocol.Call, bool) {
 	for i := range w.tools {
 		b := &w.tools[i]
 		if w.uses[i] >= b.maxUses {
@@ -254,7 +255,7 @@ func (w *Env) route(action string) (int, Call, bool) {
 			return i, call, true
 		}
 	}
-	return 0, Call{}, false
+	return 0, protocol.Call{}, false
 }
 
 func (w *Env) counters(info envs.Info) {
@@ -265,7 +266,7 @@ func (w *Env) counters(info envs.Info) {
 }
 
 // toolStep runs call on tool i.
-func (w *Env) toolStep(i int, call Call) envs.Step {
+func (w *Env) toolStep(i int, call protocol.Call) envs.Step {
 	b := &w.tools[i]
 	ctx, cancel := context.WithTimeout(context.Background(), b.timeout)
 	obs, err := b.tool.Run(ctx, call)

@@ -15,6 +15,7 @@ import (
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/envs/envtest"
+	"github.com/gemgo/gemgo/tools/protocol"
 )
 
 // echo is a test tool: <echo>x</echo> answers "echo: x"; "fail" fails.
@@ -22,12 +23,20 @@ type echo struct{ runs int }
 
 func (e *echo) Instructions() string { return "Echo with <echo>text</echo>." }
 
-func (e *echo) Parse(a string) (Call, bool) {
-	s, end, ok := firstBlock(a, "<echo>", "</echo>")
-	return Call{Tool: "echo", Input: s, Cut: a[:end]}, ok
+func (e *echo) Parse(a string) (protocol.Call, bool) {
+	i := strings.Index(a, "<echo>")
+	if i < 0 {
+		return protocol.Call{}, false
+	}
+	s, _, ok := strings.Cut(a[i+len("<echo>"):], "</echo>")
+	if !ok {
+		return protocol.Call{}, false
+	}
+	end := i + len("<echo>") + len(s) + len("</echo>")
+	return protocol.Call{Tool: "echo", Input: s, Cut: a[:end]}, true
 }
 
-func (e *echo) Run(_ context.Context, c Call) (string, error) {
+func (e *echo) Run(_ context.Context, c protocol.Call) (string, error) {
 	e.runs++
 	if c.Input == "fail" {
 		return "[echo error: told to fail]", errors.New("told to fail")
@@ -67,7 +76,7 @@ func TestWrapperSemantics(t *testing.T) {
 	assert.Equal(t, "echo: hi", st.Obs)
 	assert.False(t, st.Done())
 	assert.Equal(t, 0.0, st.Reward)
-	assert.Equal(t, envs.Info{InfoUseTool: true, InfoToolType: KindPython, InfoParsedAction: "let me see <echo>hi</echo>",
+	assert.Equal(t, envs.Info{InfoUseTool: true, InfoToolType: protocol.KindPython, InfoParsedAction: "let me see <echo>hi</echo>",
 		envs.InfoTurn: 1, InfoEnvTurn: 0, InfoToolUses: 1, InfoToolErrors: 0}, st.Info, "at most one call per step; the rest is dropped")
 
 	target := envtest.ToyTarget(4)
@@ -104,7 +113,7 @@ func TestWrapperFailedCallIsNotGraded(t *testing.T) {
 // max_uses: the last allowed call carries the notice; a call past it goes
 // to the inner env unchanged.
 func TestWrapperMaxUses(t *testing.T) {
-	w, e := wrapToy(t, Spec{Name: KindPython, MaxUses: 2}, 3)
+	w, e := wrapToy(t, Spec{Name: protocol.KindPython, MaxUses: 2}, 3)
 	_, info, err := w.Reset(2)
 	require.NoError(t, err)
 	assert.Equal(t, 5, info[envs.InfoMaxTurns])
@@ -157,7 +166,7 @@ func TestWrapperRewardsCapped(t *testing.T) {
 // SampleAction sometimes draws a well-formed call, and otherwise the inner
 // env's action.
 func TestWrapperSampleAction(t *testing.T) {
-	w, _ := wrapToy(t, Spec{Name: KindPython}, 3)
+	w, _ := wrapToy(t, Spec{Name: protocol.KindPython}, 3)
 	_, _, err := w.Reset(1)
 	require.NoError(t, err)
 	r := rand.New(rand.NewPCG(7, 7))
@@ -176,7 +185,7 @@ func TestWrapperSampleAction(t *testing.T) {
 
 func TestWrappedToyConforms(t *testing.T) {
 	envtest.CheckEnv(t, func() (envs.Env, error) {
-		return NewEnv(envtest.NewToy(4), []Spec{{Name: KindPython, MaxUses: 3}}, []Tool{&echo{}})
+		return NewEnv(envtest.NewToy(4), []Spec{{Name: protocol.KindPython, MaxUses: 3}}, []Tool{&echo{}})
 	}, envtest.FreeText()) // a tool call has no \boxed{}
 }
 
@@ -202,10 +211,10 @@ func TestWrapErrors(t *testing.T) {
 
 func TestPresetsResolve(t *testing.T) {
 	for name, want := range map[string]Spec{
-		"python_tool":               {Name: KindPython, MaxUses: 5, ToolReward: 0.05, SuccessReward: 0.25},
-		"python_tool_no_int_reward": {Name: KindPython, MaxUses: 5},
-		"search_tool":               {Name: KindSearch, MaxUses: 5, ToolReward: 0.3},
-		"search_tool_no_int_reward": {Name: KindSearch, MaxUses: 5},
+		"python_tool":               {Name: protocol.KindPython, MaxUses: 5, ToolReward: 0.05, SuccessReward: 0.25},
+		"python_tool_no_int_reward": {Name: protocol.KindPython, MaxUses: 5},
+		"search_tool":               {Name: protocol.KindSearch, MaxUses: 5, ToolReward: 0.3},
+		"search_tool_no_int_reward": {Name: protocol.KindSearch, MaxUses: 5},
 	} {
 		r := Spec{Name: name}.Resolved()
 		assert.Equal(t, want.Name, r.Name, name)
@@ -213,8 +222,8 @@ func TestPresetsResolve(t *testing.T) {
 		assert.Equal(t, want.ToolReward, r.ToolReward, name)
 		assert.Equal(t, want.SuccessReward, r.SuccessReward, name)
 	}
-	assert.Equal(t, 5*time.Second, Spec{Name: KindPython}.Resolved().Timeout)
-	assert.Equal(t, 30*time.Second, Spec{Name: KindMCP}.Resolved().Timeout)
+	assert.Equal(t, 5*time.Second, Spec{Name: protocol.KindPython}.Resolved().Timeout)
+	assert.Equal(t, 30*time.Second, Spec{Name: protocol.KindMCP}.Resolved().Timeout)
 }
 
 // A search tool with no corpus of its own searches the corpus of the
@@ -235,11 +244,11 @@ func TestWrapSearchesTheTasksCorpus(t *testing.T) {
 		require.NoError(t, err)
 		return st.Obs
 	}
-	obs := first("qa:Fictional-v1-onehop", Spec{Name: KindSearch, TopK: 1})
+	obs := first("qa:Fictional-v1-onehop", Spec{Name: protocol.KindSearch, TopK: 1})
 	assert.True(t, strings.HasPrefix(obs, "Doc 1(Title: Tal-fen Dul-ul-qua)"), obs)
-	obs = first("qa:Fictional-v1-onehop", Spec{Name: KindSearch, TopK: 1, Corpus: CorpusFictional})
+	obs = first("qa:Fictional-v1-onehop", Spec{Name: protocol.KindSearch, TopK: 1, Corpus: CorpusFictional})
 	assert.False(t, strings.HasPrefix(obs, "Doc 1(Title: Tal-fen"), "an explicit corpus is kept: %s", obs)
-	obs = first("qa:Fictional-v0-onehop", Spec{Name: KindSearch, TopK: 1})
+	obs = first("qa:Fictional-v0-onehop", Spec{Name: protocol.KindSearch, TopK: 1})
 	assert.True(t, strings.HasPrefix(obs, "Doc 1(Title: Fenpel Wynulvy)"), obs)
 }
 
@@ -253,13 +262,13 @@ func TestToolEnvsConform(t *testing.T) {
 		opts  []envtest.Option
 	}{
 		{"qa:Fictional-v0-twohop", []Spec{{Name: "search_tool_no_int_reward"}}, nil},
-		{"qa:Fictional-v0-onehop", []Spec{{Name: KindSearch, InformationTags: true, TopK: 2}}, nil},
+		{"qa:Fictional-v0-onehop", []Spec{{Name: protocol.KindSearch, InformationTags: true, TopK: 2}}, nil},
 		{"qa:Fictional-v1-onehop", []Spec{{Name: "search_tool_no_int_reward", TopK: 1}}, nil},
 		{"math:Products-v0", []Spec{{Name: "python_tool_no_int_reward", MaxUses: 2}}, []envtest.Option{envtest.Episodes(4), envtest.Mutations(6)}},
 	}
 	for _, c := range cases {
 		t.Run(c.id, func(t *testing.T) {
-			if c.specs[0].Resolved().Name == KindPython {
+			if c.specs[0].Resolved().Name == protocol.KindPython {
 				newPython(t, PythonConfig{})
 			}
 			envtest.CheckEnv(t, func() (envs.Env, error) {
@@ -278,7 +287,7 @@ func TestToolEnvsConform(t *testing.T) {
 func TestMCPEnvConforms(t *testing.T) {
 	bin := toolServerBin(t)
 	envtest.CheckEnv(t, func() (envs.Env, error) {
-		return Wrap(envtest.NewToy(3), []Spec{{Name: KindMCP, Command: []string{bin}, MaxUses: 2}})
+		return Wrap(envtest.NewToy(3), []Spec{{Name: protocol.KindMCP, Command: []string{bin}, MaxUses: 2}})
 	}, envtest.Episodes(6), envtest.Mutations(8), envtest.FreeText())
 }
 

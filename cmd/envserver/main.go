@@ -17,7 +17,7 @@ import (
 	"github.com/gemgo/gemgo/internal/cli"
 	"github.com/gemgo/gemgo/internal/httpserve"
 	"github.com/gemgo/gemgo/sandbox"
-	"github.com/gemgo/gemgo/tools"
+	"github.com/gemgo/gemgo/tools/protocol"
 )
 
 func main() {
@@ -92,7 +92,7 @@ func (s server) run(ctx context.Context, args []string, stdout, stderr io.Writer
 	if len(allowed) > 0 {
 		fmt.Fprintf(stderr, "envserver: clients may set the env options %s\n", strings.Join(allowed, ", "))
 	}
-	if slices.Contains(toolKinds, tools.KindPython) {
+	if slices.Contains(toolKinds, protocol.KindPython) {
 		fmt.Fprintf(stderr, "envserver: python tool sandbox: %s\n", sandbox.Detect())
 	}
 	err = httpserve.Run(ctx, httpserve.Config{

@@ -17,6 +17,7 @@ import (
 	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/gemgo/gemgo/envs/remote"
 	"github.com/gemgo/gemgo/tools"
+	"github.com/gemgo/gemgo/tools/protocol"
 )
 
 // toyRegistry registers "t:toy", a Toy whose turn limit is the option
@@ -77,7 +78,7 @@ func TestMakeLocal(t *testing.T) {
 	reg := toyRegistry(t, &made)
 	env, err := envbuild.Make(context.Background(), reg, envbuild.Config{
 		ID: "t:toy", Options: envs.FromMap(map[string]any{"turns": 1}),
-		Tools:   []tools.Spec{{Name: tools.KindSearch, Corpus: tools.CorpusFictional}}, // in memory: no python needed
+		Tools:   []tools.Spec{{Name: protocol.KindSearch, Corpus: tools.CorpusFictional}}, // in memory: no python needed
 		History: envs.HistoryActions,
 	})
 	require.NoError(t, err)

@@ -9,6 +9,7 @@ import (
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/remote/wire"
 	"github.com/gemgo/gemgo/tools"
+	"github.com/gemgo/gemgo/tools/protocol"
 )
 
 // Tool wrappers asked for in reset data (tools: [{"name": "python"}]) run
@@ -22,7 +23,7 @@ import (
 // those (a command or an endpoint).
 
 // ServableTools are the tool kinds a server can be allowed to serve.
-var ServableTools = []string{tools.KindPython, tools.KindSearch}
+var ServableTools = []string{protocol.KindPython, protocol.KindSearch}
 
 // hostKey is a Spec key that names something on the server's machine or
 // network.

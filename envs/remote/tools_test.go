@@ -17,6 +17,7 @@ import (
 	"github.com/gemgo/gemgo/envs/remote/wire"
 	"github.com/gemgo/gemgo/sandbox"
 	"github.com/gemgo/gemgo/tools"
+	"github.com/gemgo/gemgo/tools/protocol"
 )
 
 // serveTools starts a server that serves python and search tools.
@@ -51,11 +52,11 @@ func TestRemoteToolsConform(t *testing.T) {
 		specs []tools.Spec
 		opts  []envtest.Option
 	}{
-		{"qa:Fictional-v0-onehop", []tools.Spec{{Name: tools.KindSearch, InformationTags: true, TopK: 2}}, nil},
+		{"qa:Fictional-v0-onehop", []tools.Spec{{Name: protocol.KindSearch, InformationTags: true, TopK: 2}}, nil},
 		{"math:Products-v0", []tools.Spec{{Name: "python_tool_no_int_reward", MaxUses: 2}}, []envtest.Option{envtest.Episodes(4), envtest.Mutations(6)}},
 	} {
 		t.Run(c.id, func(t *testing.T) {
-			if c.specs[0].Resolved().Name == tools.KindPython {
+			if c.specs[0].Resolved().Name == protocol.KindPython {
 				needPython(t)
 			}
 			envtest.CheckEnv(t, func() (envs.Env, error) {
@@ -178,7 +179,7 @@ func TestRemoteToolsValidation(t *testing.T) {
 	require.Equal(t, "observation", typ, "%v", data)
 	info := data["observation"].(map[string]any)["info"].(map[string]any)
 	assert.Equal(t, true, info[tools.InfoUseTool])
-	assert.Equal(t, tools.KindSearch, info[tools.InfoToolType])
+	assert.Equal(t, protocol.KindSearch, info[tools.InfoToolType])
 
 	// A reset that names no env, options or tools keeps the tools; one that
 	// gives tools: [] drops them.
@@ -196,7 +197,7 @@ func TestRemoteToolsValidation(t *testing.T) {
 // the server's refusal.
 func TestRemoteToolsOffByDefault(t *testing.T) {
 	_, url := serve(t, remote.Config{})
-	_, err := dialTools(t, url, "math:Products-v0", []tools.Spec{{Name: tools.KindPython}})
+	_, err := dialTools(t, url, "math:Products-v0", []tools.Spec{{Name: protocol.KindPython}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "VALIDATION_ERROR")
 	assert.Contains(t, err.Error(), "this server serves no tools (its operator allows them with cmd/envserver -tools python,search)")
