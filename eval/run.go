@@ -112,18 +112,16 @@ func Run(ctx context.Context, cfg Config, pols []Named, opt Options) (Metadata, 
 		return Metadata{}, err
 	}
 	defer rf.Close()
+	settings := cfg.EpisodeHash()
+	if err := sameSettings(path, recs, settings); err != nil {
+		return Metadata{}, err
+	}
 	if !opt.Shard.On() { // the whole run counts what its shards played
-		more, err := shardRecords(opt.Dir)
+		more, err := shardRecords(opt.Dir, settings)
 		if err != nil {
 			return Metadata{}, err
 		}
 		recs = append(recs, more...)
-	}
-	settings := cfg.EpisodeHash()
-	for i, r := range recs {
-		if r.Settings != settings {
-			return Metadata{}, fmt.Errorf("%s line %d was played with other settings (env options, tools, seed base, temperature, top-p, max tokens, stop or system prompt: hash %s, this run's %s); choose a new -out directory", path, i+1, r.Settings, settings)
-		}
 	}
 	ids := map[string]string{}
 	for _, p := range pols {

@@ -21,20 +21,36 @@ func ShardDir(dir string, s shard.Shard) string {
 	return filepath.Join(dir, ShardsDir, s.Name())
 }
 
+// sameSettings fails when a record of path was played with other
+// settings than settings (Config.EpisodeHash).
+func sameSettings(path string, recs []Record, settings string) error {
+	for i, r := range recs {
+		if r.Settings != settings {
+			return fmt.Errorf("%s line %d was played with other settings (env options, tools, seed base, temperature, top-p, max tokens, stop or system prompt: hash %s, this run's %s); choose a new -out directory", path, i+1, r.Settings, settings)
+		}
+	}
+	return nil
+}
+
 // shardRecords reads the records of every shard directory of dir, in the
-// order of their names; none when there are none.
-func shardRecords(dir string) ([]Record, error) {
+// order of their names (none when there are none), each checked against
+// settings.
+func shardRecords(dir, settings string) ([]Record, error) {
 	names, err := shardNames(dir)
 	if err != nil {
 		return nil, err
 	}
 	var recs []Record
 	for _, name := range names {
-		r, err := ReadResults(filepath.Join(dir, ShardsDir, name, ResultsFile))
+		path := filepath.Join(dir, ShardsDir, name, ResultsFile)
+		r, err := ReadResults(path)
 		if errors.Is(err, os.ErrNotExist) {
 			continue // a shard that has not opened its file yet
 		}
 		if err != nil {
+			return nil, err
+		}
+		if err := sameSettings(path, r, settings); err != nil {
 			return nil, err
 		}
 		recs = append(recs, r...)
