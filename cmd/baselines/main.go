@@ -40,6 +40,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	reportOnly := fs.Bool("report", false, "only (re)write the table and report from what is there")
 	shardFlag := fs.String("shard", "", "train only shard i/n of the runs (0-based i: runs j with j mod n = i) and write no table; default: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX when set")
 	shards := fs.Int("shards", 0, "the shard count with JOB_COMPLETION_INDEX (else $"+shard.EnvCount+"), or that -merge names missing shards by")
+	emit := shard.AddEmitFlags(fs)
 	merge := fs.Bool("merge", false, "train nothing: write the table when every run is finished, else list the missing runs and the commands that run them")
 	if code, ok := cli.ParseFlags(fs, args, stdout, stderr); !ok {
 		return code
@@ -65,6 +66,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "baselines:", err)
 		return cli.ExitUsage
+	}
+	if *emit.Kind != "" {
+		count := *shards
+		if count == 0 {
+			count = len(todo) // one run a task
+		}
+		text, err := emit.Emit(shard.Job{Name: "gemgo-baselines-" + filepath.Base(*out), Command: append([]string{"baselines"}, shard.Strip(args)...), Count: count, Out: *out})
+		if err != nil {
+			fmt.Fprintln(stderr, "baselines:", err)
+			return cli.ExitUsage
+		}
+		fmt.Fprint(stdout, text)
+		return cli.ExitOK
 	}
 	sh, err := shard.Resolve(*shardFlag, *shards, os.Getenv)
 	if *merge || *reportOnly {

@@ -37,6 +37,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	printConfig := fs.Bool("print-config", false, "print the resolved sweep (every arm's training config) as YAML and exit")
 	shardFlag := fs.String("shard", "", "run only shard i/n of the runs (0-based i: runs j with j mod n = i) and write no report; default: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX when set")
 	shards := fs.Int("shards", 0, "the shard count with JOB_COMPLETION_INDEX (else $"+shard.EnvCount+"), or that -merge names missing shards by")
+	emit := shard.AddEmitFlags(fs)
 	merge := fs.Bool("merge", false, "run nothing: write the report when every run is finished, else list the missing runs and the commands that run them")
 	var sets cli.Multi
 	fs.Var(&sets, "set", "override key=value applied to every run (repeatable)")
@@ -71,6 +72,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return cli.ExitFailed
 		}
 		_, _ = stdout.Write(y)
+		return cli.ExitOK
+	}
+	if *emit.Kind != "" {
+		count := *shards
+		if count == 0 {
+			count = len(runs) // one run a task
+		}
+		text, err := emit.Emit(shard.Job{Name: "gemgo-compare-" + filepath.Base(*out), Command: append([]string{"compare"}, shard.Strip(args)...), Count: count, Out: *out})
+		if err != nil {
+			fmt.Fprintln(stderr, "compare:", err)
+			return cli.ExitUsage
+		}
+		fmt.Fprint(stdout, text)
 		return cli.ExitOK
 	}
 	sh, err := shard.Resolve(*shardFlag, *shards, os.Getenv)

@@ -99,3 +99,19 @@ func TestShardsMergeToTheOneProcessSummary(t *testing.T) {
 	require.Equal(t, cli.ExitOK, run(context.Background(), []string{"-config", path, "-out", sharded, "-shard", "0/3"}, &stdout, &stderr), stderr.String())
 	assert.Equal(t, 2, strings.Count(stdout.String(), "skipped (already finished)"), stdout.String())
 }
+
+// -emit slurm prints one array task a run, whose command is this one's
+// with -shards.
+func TestEmitSlurm(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sweep.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(twoArms), 0o644))
+	var stdout, stderr bytes.Buffer
+	out := filepath.Join(dir, "out")
+	require.Equal(t, cli.ExitOK, run(context.Background(), []string{"-config", path, "-out", out, "-emit", "slurm", "-emit-time", "00:20:00"}, &stdout, &stderr), stderr.String())
+	lines := strings.Split(stdout.String(), "\n")
+	assert.Equal(t, "#SBATCH --array=0-5", lines[2])
+	assert.Equal(t, "#SBATCH --time=00:20:00", lines[5])
+	assert.Equal(t, "exec compare -config "+path+" -out "+out+" -shards 6", lines[len(lines)-2])
+	assert.NoDirExists(t, filepath.Join(out, "reinforce"), "-emit runs nothing")
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/gemgo/gemgo/envs/builtin"
@@ -50,6 +51,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "output directory (required); a rerun into it resumes")
 	shardFlag := fs.String("shard", "", "play only shard i/n of the episodes (0-based i), into DIR/shards/i-of-n; default: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX when set")
 	shards := fs.Int("shards", 0, "the shard count with JOB_COMPLETION_INDEX (else $"+shard.EnvCount+"), or that -merge names missing shards by")
+	emit := shard.AddEmitFlags(fs)
 	merge := fs.Bool("merge", false, "play nothing: write the results from DIR and its shards when every episode is there, else list what is missing")
 	if code, ok := cli.ParseFlags(fs, args, stdout, stderr); !ok {
 		return code
@@ -84,6 +86,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := cfg.Validate(); err != nil {
 		fmt.Fprintln(stderr, "eval:", err)
 		return cli.ExitUsage
+	}
+	if *emit.Kind != "" {
+		text, err := emit.Emit(shard.Job{Name: "gemgo-eval-" + filepath.Base(*out), Command: append([]string{"eval"}, shard.Strip(args)...), Count: *shards, Out: *out})
+		if err != nil {
+			fmt.Fprintln(stderr, "eval:", err)
+			return cli.ExitUsage
+		}
+		fmt.Fprint(stdout, text)
+		return cli.ExitOK
 	}
 	sh, err := shard.Resolve(*shardFlag, *shards, os.Getenv)
 	if *merge {

@@ -75,3 +75,14 @@ func TestShardsMergeToTheOneProcessTable(t *testing.T) {
 	assert.Contains(t, errb.String(), "eval: 0 episodes played")
 	assert.Equal(t, want, readTable(t, sharded))
 }
+
+// -emit needs the task count: eval's episodes have no natural one.
+func TestEmitNeedsShards(t *testing.T) {
+	var out, errb bytes.Buffer
+	args := []string{"-policy", "random", "-env", "game:GuessTheNumber-v0-easy", "-out", t.TempDir(), "-emit", "k8s"}
+	require.Equal(t, cli.ExitUsage, run(context.Background(), args, &out, &errb))
+	assert.Contains(t, errb.String(), "eval: -emit k8s: the job has no tasks: give -shards N")
+	errb.Reset()
+	require.Equal(t, cli.ExitOK, run(context.Background(), append(args, "-shards", "4"), &out, &errb), errb.String())
+	assert.Contains(t, out.String(), "completions: 4\n")
+}

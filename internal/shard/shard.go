@@ -55,9 +55,11 @@ func check(i, n int, what string) (Shard, error) {
 }
 
 // Resolve picks the shard of this process: flag ("i/n", "" when not
-// given) first; else Slurm's SLURM_ARRAY_TASK_ID with
-// SLURM_ARRAY_TASK_COUNT (index = id - SLURM_ARRAY_TASK_MIN, 0 when
-// unset) or with SLURM_ARRAY_TASK_MIN and _MAX (count = max-min+1); else
+// given) first; else Slurm's SLURM_ARRAY_TASK_ID: with count (-shards)
+// the id is the index; without, the index is id - SLURM_ARRAY_TASK_MIN
+// (0 when unset) of SLURM_ARRAY_TASK_COUNT, or of max-min+1 from
+// SLURM_ARRAY_TASK_MIN and _MAX (a resubmission of some ids needs
+// -shards, which the emitted scripts pass); else
 // Kubernetes' JOB_COMPLETION_INDEX with count (a -shards flag; 0 when
 // not given) or else EnvCount. None of them: no sharding. getenv is
 // os.Getenv in the commands.
@@ -88,19 +90,19 @@ func Resolve(flag string, count int, getenv func(string) string) (Shard, error) 
 		if err != nil {
 			return Shard{}, err
 		}
+		if count > 0 { // the array's ids are the shard indexes, however few are resubmitted
+			return check(id, count, fmt.Sprintf("SLURM_ARRAY_TASK_ID=%d of -shards %d", id, count))
+		}
 		n, hasN, err := num("SLURM_ARRAY_TASK_COUNT")
 		if err != nil {
 			return Shard{}, err
-		}
-		if count > 0 {
-			n, hasN = count, true
 		}
 		switch {
 		case hasN:
 		case hasLo && hasHi:
 			n = hi - lo + 1
 		default:
-			return Shard{}, fmt.Errorf("SLURM_ARRAY_TASK_ID=%d without SLURM_ARRAY_TASK_COUNT or _MIN/_MAX: give -shard i/n", id)
+			return Shard{}, fmt.Errorf("SLURM_ARRAY_TASK_ID=%d without SLURM_ARRAY_TASK_COUNT or _MIN/_MAX: give -shard i/n or -shards n", id)
 		}
 		return check(id-lo, n, fmt.Sprintf("SLURM_ARRAY_TASK_ID=%d (min %d, count %d)", id, lo, n))
 	}
@@ -174,8 +176,8 @@ func PlainCommand(name string, args []string) string {
 	return strings.Join(words, " ")
 }
 
-// Strip drops -shard, -shards, -merge and -emit (with their values)
-// from args.
+// Strip drops -shard, -shards, -merge, -emit and -emit-* (with their
+// values) from args.
 func Strip(args []string) []string {
 	var out []string
 	for i := 0; i < len(args); i++ {
@@ -186,10 +188,10 @@ func Strip(args []string) []string {
 			out = append(out, a)
 			continue
 		}
-		switch base {
-		case "merge":
+		switch {
+		case base == "merge":
 			continue
-		case "shard", "shards", "emit":
+		case base == "shard" || base == "shards" || base == "emit" || strings.HasPrefix(base, "emit-"):
 			if !hasValue {
 				i++ // the value is the next word
 			}

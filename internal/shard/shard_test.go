@@ -21,6 +21,8 @@ func TestResolve(t *testing.T) {
 		{"", 0, map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "3"}, Shard{1, 3}},
 		{"", 0, map[string]string{"SLURM_ARRAY_TASK_ID": "6", "SLURM_ARRAY_TASK_MIN": "5", "SLURM_ARRAY_TASK_MAX": "8"}, Shard{1, 4}},
 		{"", 5, map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "2"}, Shard{2, 5}},
+		// a resubmitted --array=3 of 4: -shards keeps the id the index
+		{"", 4, map[string]string{"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "3", "SLURM_ARRAY_TASK_MAX": "3", "SLURM_ARRAY_TASK_COUNT": "1"}, Shard{3, 4}},
 		{"", 4, map[string]string{"JOB_COMPLETION_INDEX": "3"}, Shard{3, 4}},
 		{"", 0, map[string]string{"JOB_COMPLETION_INDEX": "0", EnvCount: "2"}, Shard{0, 2}},
 	} {
@@ -64,7 +66,7 @@ func TestMineAndArrayList(t *testing.T) {
 }
 
 func TestCommand(t *testing.T) {
-	args := []string{"-policy", "random", "-shard", "1/4", "-merge", "-shards=4", "-out", "my dir", "-emit", "slurm"}
+	args := []string{"-policy", "random", "-shard", "1/4", "-merge", "-shards=4", "-out", "my dir", "-emit", "slurm", "-emit-mem=2G", "-emit-cpus", "3"}
 	assert.Equal(t, "eval -policy random -out 'my dir' -shard 2/4", Command("eval", args, Shard{2, 4}))
 	assert.Equal(t, "eval -policy random -out 'my dir' -merge", MergeCommand("eval", args))
 }
