@@ -76,7 +76,9 @@ type Options struct {
 // for what finished. One Run at a time has a directory: it holds the
 // directory's lock (internal/fslock) from before it reads anything until
 // it returns, and a second Run, in this process or another, fails at
-// once.
+// once. With opt.Shard the directory is ShardDir(opt.Dir, opt.Shard) and
+// only the shard's episodes are played; without, the records of every
+// shard directory count as played too (shards.go).
 func Run(ctx context.Context, cfg Config, pols []Named, opt Options) (Metadata, error) {
 	if err := cfg.Validate(); err != nil {
 		return Metadata{}, err
