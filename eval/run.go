@@ -15,6 +15,7 @@ import (
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/internal/atomicfile"
 	"github.com/gemgo/gemgo/internal/fslock"
+	"github.com/gemgo/gemgo/internal/shard"
 	"github.com/gemgo/gemgo/metrics"
 )
 
@@ -55,6 +56,16 @@ type Options struct {
 	Registry *envs.Registry // where the env ids are made
 	Progress io.Writer      // progress lines (nil: none)
 	TTY      bool           // a live progress bar instead of lines
+	// Shard, when on, plays only its episodes (the full job list's
+	// positions j with j mod Count = Index) into its own directory,
+	// ShardDir(Dir, Shard), and writes no aggregate files; see shards.go.
+	Shard shard.Shard
+	// Merge plays nothing: it aggregates when every episode has a record
+	// (in Dir or its shards) and otherwise fails with a *MissingError.
+	Merge bool
+	// Shards is the shard count a MissingError attributes episodes to;
+	// 0: the count of the shard directories found (when they agree).
+	Shards int
 }
 
 // Run plays every episode of cfg that dir's results.jsonl does not hold
@@ -65,7 +76,9 @@ type Options struct {
 // for what finished. One Run at a time has a directory: it holds the
 // directory's lock (internal/fslock) from before it reads anything until
 // it returns, and a second Run, in this process or another, fails at
-// once.
+// once. With opt.Shard the directory is ShardDir(opt.Dir, opt.Shard) and
+// only the shard's episodes are played; without, the records of every
+// shard directory count as played too (shards.go).
 func Run(ctx context.Context, cfg Config, pols []Named, opt Options) (Metadata, error) {
 	if err := cfg.Validate(); err != nil {
 		return Metadata{}, err
@@ -80,10 +93,14 @@ func Run(ctx context.Context, cfg Config, pols []Named, opt Options) (Metadata, 
 		}
 		_ = envs.Close(e)
 	}
-	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
+	dir := opt.Dir
+	if opt.Shard.On() {
+		dir = ShardDir(opt.Dir, opt.Shard)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return Metadata{}, fmt.Errorf("results directory: %w", err)
 	}
-	unlock, err := fslock.Lock(opt.Dir)
+	unlock, err := fslock.Lock(dir)
 	if errors.Is(err, fslock.ErrHeld) {
 		return Metadata{}, fmt.Errorf("%w: another eval is running in this directory; wait for it to finish, or choose another -out directory", err)
 	}
@@ -91,17 +108,22 @@ func Run(ctx context.Context, cfg Config, pols []Named, opt Options) (Metadata, 
 		return Metadata{}, fmt.Errorf("results directory: %w", err)
 	}
 	defer unlock()
-	path := filepath.Join(opt.Dir, ResultsFile)
+	path := filepath.Join(dir, ResultsFile)
 	rf, recs, err := openResults(path)
 	if err != nil {
 		return Metadata{}, err
 	}
 	defer rf.Close()
 	settings := cfg.EpisodeHash()
-	for i, r := range recs {
-		if r.Settings != settings {
-			return Metadata{}, fmt.Errorf("%s line %d was played with other settings (env options, tools, seed base, temperature, top-p, max tokens, stop or system prompt: hash %s, this run's %s); choose a new -out directory", path, i+1, r.Settings, settings)
+	if err := sameSettings(path, recs, settings); err != nil {
+		return Metadata{}, err
+	}
+	if !opt.Shard.On() { // the whole run counts what its shards played
+		more, err := shardRecords(opt.Dir, settings)
+		if err != nil {
+			return Metadata{}, err
 		}
+		recs = append(recs, more...)
 	}
 	ids := map[string]string{}
 	for _, p := range pols {
@@ -116,17 +138,19 @@ func Run(ctx context.Context, cfg Config, pols []Named, opt Options) (Metadata, 
 		k Key
 	}
 	var jobs []job
-	for pi, p := range pols {
-		for _, id := range cfg.Envs {
-			for i := 0; i < cfg.Episodes; i++ {
-				for s := 0; s < cfg.Samples; s++ {
-					k := Key{p.Name, id, cfg.SeedBase + uint64(i), s}
-					if r, ok := byKey[k]; !ok || r.Error != "" {
-						jobs = append(jobs, job{pi, k})
-					}
-				}
-			}
+	var missing []int // the full list's positions of the jobs
+	all := allKeys(&cfg, pols)
+	for j, k := range all {
+		if !opt.Shard.Mine(j) {
+			continue
 		}
+		if r, ok := byKey[k.Key]; !ok || r.Error != "" {
+			jobs = append(jobs, job{k.p, k.Key})
+			missing = append(missing, j)
+		}
+	}
+	if opt.Merge && len(jobs) > 0 {
+		return Metadata{}, missingError(opt, len(all), missing)
 	}
 	if opt.Progress != nil {
 		for _, p := range pols {
@@ -139,7 +163,7 @@ func Run(ctx context.Context, cfg Config, pols []Named, opt Options) (Metadata, 
 	var prog *metrics.Progress
 	if opt.Progress != nil && len(jobs) > 0 {
 		prog = metrics.NewProgress(opt.Progress, len(jobs), opt.TTY)
-		prog.Printf("eval: %d episodes to play (%d already in %s)", len(jobs), len(byKey), opt.Dir)
+		prog.Printf("eval: %d episodes to play (%d already in %s)", len(jobs), len(byKey), dir)
 	}
 	// 1. Play: workers take jobs in order; this goroutine writes records.
 	jobc := make(chan job)
@@ -202,7 +226,10 @@ func Run(ctx context.Context, cfg Config, pols []Named, opt Options) (Metadata, 
 	if werr != nil {
 		return Metadata{}, werr
 	}
-	// 2. Aggregate and report.
+	// 2. Aggregate and report (a shard leaves that to the merge).
+	if opt.Shard.On() {
+		return Metadata{Config: cfg, Hash: cfg.Hash(), Settings: settings, Played: played, WallS: time.Since(start).Seconds()}, ctx.Err()
+	}
 	md := Metadata{Config: cfg, Hash: cfg.Hash(), Settings: settings, Played: played, WallS: time.Since(start).Seconds(), Complete: true}
 	for _, p := range pols {
 		md.Policies = append(md.Policies, PolicyInfo{Name: p.Name, Note: p.Note, ID: p.ID})

@@ -15,4 +15,10 @@
 // Exit status: 0 when every run finished and the table is written (and
 // for -h), 1 when a run or a reference failed, 2 on a bad command line or
 // suite, 130 when an interrupt stopped the suite.
+//
+// -shard i/n (0-based i; by default from SLURM_ARRAY_TASK_ID or
+// JOB_COMPLETION_INDEX with -shards n) does only shard i's runs into the
+// shared -out, -merge writes the results once every shard is done (or
+// lists the missing shards and their commands), and -emit slurm|k8s prints
+// a job array that runs the shards: docs/scale.md.
 package main

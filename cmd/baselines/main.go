@@ -20,6 +20,7 @@ import (
 	"github.com/gemgo/gemgo/eval"
 	"github.com/gemgo/gemgo/internal/atomicfile"
 	"github.com/gemgo/gemgo/internal/cli"
+	"github.com/gemgo/gemgo/internal/shard"
 	"github.com/gemgo/gemgo/train"
 	"golang.org/x/sys/cpu"
 )
@@ -31,12 +32,16 @@ func main() {
 // run is the command: it returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("baselines", flag.ContinueOnError)
-	cli.SetUsage(fs, "usage: baselines [-config SUITE] [-out DIR] [-parallel N] [-only a,b] [-report]")
+	cli.SetUsage(fs, "usage: baselines [-config SUITE] [-out DIR] [-parallel N] [-only a,b] [-report] [-shard i/n | -merge]")
 	suitePath := fs.String("config", filepath.Join("configs", "baselines", "suite.yaml"), "suite file")
 	out := fs.String("out", "", "output directory (default runs/<suite name>)")
 	parallel := fs.Int("parallel", runtime.GOMAXPROCS(0), "runs trained at once")
 	only := fs.String("only", "", "comma-separated config names: train only these (the table still shows every config)")
 	reportOnly := fs.Bool("report", false, "only (re)write the table and report from what is there")
+	shardFlag := fs.String("shard", "", "train only shard i/n of the runs (0-based i: runs j with j mod n = i) and write no table; default: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX when set")
+	shards := fs.Int("shards", 0, "the shard count with JOB_COMPLETION_INDEX (else $"+shard.EnvCount+"), or that -merge names missing shards by")
+	emit := shard.AddEmitFlags(fs)
+	merge := fs.Bool("merge", false, "train nothing: write the table when every run is finished, else list the missing runs and the commands that run them")
 	if code, ok := cli.ParseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
@@ -62,9 +67,43 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "baselines:", err)
 		return cli.ExitUsage
 	}
+	if *emit.Kind != "" {
+		count := *shards
+		if count == 0 {
+			count = len(todo) // one run a task
+		}
+		text, err := emit.Emit(shard.Job{Name: "gemgo-baselines-" + filepath.Base(*out), Command: append([]string{"baselines"}, shard.Strip(args)...), Count: count, Out: *out})
+		if err != nil {
+			fmt.Fprintln(stderr, "baselines:", err)
+			return cli.ExitUsage
+		}
+		fmt.Fprint(stdout, text)
+		return cli.ExitOK
+	}
+	sh, err := shard.Resolve(*shardFlag, *shards, os.Getenv)
+	if *merge || *reportOnly {
+		sh, err = shard.Shard{}, nil // they train nothing
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "baselines:", err)
+		return cli.ExitUsage
+	}
+	if sh.On() {
+		return runShard(ctx, suite.Name, todo, sh, *out, *parallel, args, stdout, stderr)
+	}
+	if *merge {
+		if pend := compare.Missing(todo); len(pend) > 0 {
+			count := *shards
+			if count == 0 {
+				count = compare.ShardCount(*out)
+			}
+			compare.PrintMissing(stderr, "baselines", pend, count, args)
+			return cli.ExitFailed
+		}
+	}
 	reg := builtin.Registry()
 	var runErr error
-	if !*reportOnly {
+	if !*reportOnly && !*merge {
 		fmt.Fprintf(stdout, "suite %s: %d configs × %d seeds; %d runs to consider, %d at once, in %s\n",
 			suite.Name, len(entries), len(suite.Seeds), len(todo), max(*parallel, 1), *out)
 		start := time.Now()
@@ -121,6 +160,29 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case refErr != nil:
 		return cli.ExitFailed
 	}
+	return cli.ExitOK
+}
+
+// runShard trains shard sh's runs and writes no table: the merge does,
+// once every shard is done (with the references: they are the merge's).
+func runShard(ctx context.Context, name string, todo []compare.Run, sh shard.Shard, out string, parallel int, args []string, stdout, stderr io.Writer) int {
+	mine := compare.Select(todo, sh)
+	if err := compare.MarkShard(out, sh); err != nil {
+		fmt.Fprintln(stderr, "baselines:", err)
+		return cli.ExitFailed
+	}
+	fmt.Fprintf(stdout, "suite %s, shard %s: %d of %d runs, %d at once, in %s\n", name, sh, len(mine), len(todo), max(parallel, 1), out)
+	start := time.Now()
+	_, err := compare.Execute(ctx, mine, compare.ExecOptions{Parallel: parallel, Registry: builtin.Registry(), Log: stdout})
+	fmt.Fprintf(stdout, "shard wall time %s\n", time.Since(start).Round(time.Second))
+	if err != nil {
+		fmt.Fprintln(stderr, "baselines:", err)
+		if errors.Is(err, train.ErrInterrupted) {
+			return cli.ExitInterrupted
+		}
+		return cli.ExitFailed
+	}
+	fmt.Fprintf(stdout, "shard %s done; when every shard is: %s\n", sh, shard.MergeCommand("baselines", args))
 	return cli.ExitOK
 }
 

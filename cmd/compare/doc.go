@@ -13,4 +13,10 @@
 // Exit status: 0 when every run finished (and for -h and -print-config), 1
 // when one failed, 2 on a bad command line or sweep, 130 when an interrupt
 // stopped the sweep.
+//
+// -shard i/n (0-based i; by default from SLURM_ARRAY_TASK_ID or
+// JOB_COMPLETION_INDEX with -shards n) does only shard i's runs into the
+// shared -out, -merge writes the results once every shard is done (or
+// lists the missing shards and their commands), and -emit slurm|k8s prints
+// a job array that runs the shards: docs/scale.md.
 package main

@@ -18,6 +18,7 @@ import (
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/internal/atomicfile"
 	"github.com/gemgo/gemgo/internal/cli"
+	"github.com/gemgo/gemgo/internal/shard"
 	"github.com/gemgo/gemgo/train"
 )
 
@@ -28,12 +29,16 @@ func main() {
 // run is the whole command; it returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
-	cli.SetUsage(fs, "usage: compare -config SWEEP [-set key=value ...] [-out DIR] [-parallel N] [-report] [-print-config]")
+	cli.SetUsage(fs, "usage: compare -config SWEEP [-set key=value ...] [-out DIR] [-parallel N] [-report] [-print-config] [-shard i/n | -merge]")
 	cfgPath := fs.String("config", "", "sweep file (a bare name is looked up in configs/), e.g. compare_guess")
 	out := fs.String("out", "", "output directory (default runs/compare/<sweep name>)")
 	parallel := fs.Int("parallel", runtime.GOMAXPROCS(0), "runs trained at once")
 	reportOnly := fs.Bool("report", false, "only (re)write the report from the runs already there")
 	printConfig := fs.Bool("print-config", false, "print the resolved sweep (every arm's training config) as YAML and exit")
+	shardFlag := fs.String("shard", "", "run only shard i/n of the runs (0-based i: runs j with j mod n = i) and write no report; default: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX when set")
+	shards := fs.Int("shards", 0, "the shard count with JOB_COMPLETION_INDEX (else $"+shard.EnvCount+"), or that -merge names missing shards by")
+	emit := shard.AddEmitFlags(fs)
+	merge := fs.Bool("merge", false, "run nothing: write the report when every run is finished, else list the missing runs and the commands that run them")
 	var sets cli.Multi
 	fs.Var(&sets, "set", "override key=value applied to every run (repeatable)")
 	if code, ok := cli.ParseFlags(fs, args, stdout, stderr); !ok {
@@ -69,9 +74,43 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		_, _ = stdout.Write(y)
 		return cli.ExitOK
 	}
+	if *emit.Kind != "" {
+		count := *shards
+		if count == 0 {
+			count = len(runs) // one run a task
+		}
+		text, err := emit.Emit(shard.Job{Name: "gemgo-compare-" + filepath.Base(*out), Command: append([]string{"compare"}, shard.Strip(args)...), Count: count, Out: *out})
+		if err != nil {
+			fmt.Fprintln(stderr, "compare:", err)
+			return cli.ExitUsage
+		}
+		fmt.Fprint(stdout, text)
+		return cli.ExitOK
+	}
+	sh, err := shard.Resolve(*shardFlag, *shards, os.Getenv)
+	if *merge || *reportOnly {
+		sh, err = shard.Shard{}, nil // they run nothing
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "compare:", err)
+		return cli.ExitUsage
+	}
+	if sh.On() {
+		return runShard(ctx, spec, runs, sh, *out, *parallel, args, stdout, stderr)
+	}
+	if *merge {
+		if pend := compare.Missing(runs); len(pend) > 0 {
+			count := *shards
+			if count == 0 {
+				count = compare.ShardCount(*out)
+			}
+			compare.PrintMissing(stderr, "compare", pend, count, args)
+			return cli.ExitFailed
+		}
+	}
 	report := filepath.Join(*out, compare.ReportFile)
 	var runErr error
-	if !*reportOnly {
+	if !*reportOnly && !*merge {
 		fmt.Fprintf(stdout, "sweep %s: %d arms × %d seeds = %d runs, %d at once, in %s\n",
 			spec.Name, len(spec.Arms), len(spec.Seeds), len(runs), max(*parallel, 1), *out)
 		start := time.Now()
@@ -123,6 +162,29 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return cli.ExitFailed
 	}
+	return cli.ExitOK
+}
+
+// runShard runs shard sh's runs of the sweep and writes no report: the
+// merge does, once every shard is done.
+func runShard(ctx context.Context, spec compare.Spec, runs []compare.Run, sh shard.Shard, out string, parallel int, args []string, stdout, stderr io.Writer) int {
+	mine := compare.Select(runs, sh)
+	if err := compare.MarkShard(out, sh); err != nil {
+		fmt.Fprintln(stderr, "compare:", err)
+		return cli.ExitFailed
+	}
+	fmt.Fprintf(stdout, "sweep %s, shard %s: %d of %d runs, %d at once, in %s\n", spec.Name, sh, len(mine), len(runs), max(parallel, 1), out)
+	start := time.Now()
+	_, err := compare.Execute(ctx, mine, compare.ExecOptions{Parallel: parallel, Registry: builtin.Registry(), Log: stdout})
+	fmt.Fprintf(stdout, "shard wall time %s\n", time.Since(start).Round(time.Second))
+	if err != nil {
+		fmt.Fprintln(stderr, "compare:", err)
+		if errors.Is(err, train.ErrInterrupted) {
+			return cli.ExitInterrupted
+		}
+		return cli.ExitFailed
+	}
+	fmt.Fprintf(stdout, "shard %s done; when every shard is: %s\n", sh, shard.MergeCommand("compare", args))
 	return cli.ExitOK
 }
 

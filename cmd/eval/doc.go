@@ -39,4 +39,10 @@
 //
 // Exit status: 0 done, 1 failed, 2 bad usage, 130 interrupted by Ctrl-C or
 // SIGTERM (finished episodes are kept; a second signal exits at once).
+//
+// -shard i/n (0-based i; by default from SLURM_ARRAY_TASK_ID or
+// JOB_COMPLETION_INDEX with -shards n) does only shard i's episodes into the
+// shared -out, -merge writes the results once every shard is done (or
+// lists the missing shards and their commands), and -emit slurm|k8s prints
+// a job array that runs the shards: docs/scale.md.
 package main

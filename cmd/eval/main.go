@@ -8,12 +8,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/eval"
 	"github.com/gemgo/gemgo/internal/cli"
 	"github.com/gemgo/gemgo/internal/cli/toolflag"
+	"github.com/gemgo/gemgo/internal/shard"
 	"github.com/gemgo/gemgo/metrics"
 )
 
@@ -47,6 +49,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "per request attempt to an endpoint")
 	fs.IntVar(&cfg.Retries, "retries", cfg.Retries, "retries of a failed request to an endpoint (429, 5xx, timeouts)")
 	out := fs.String("out", "", "output directory (required); a rerun into it resumes")
+	shardFlag := fs.String("shard", "", "play only shard i/n of the episodes (0-based i), into DIR/shards/i-of-n; default: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX when set")
+	shards := fs.Int("shards", 0, "the shard count with JOB_COMPLETION_INDEX (else $"+shard.EnvCount+"), or that -merge names missing shards by")
+	emit := shard.AddEmitFlags(fs)
+	merge := fs.Bool("merge", false, "play nothing: write the results from DIR and its shards when every episode is there, else list what is missing")
 	if code, ok := cli.ParseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
@@ -81,6 +87,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "eval:", err)
 		return cli.ExitUsage
 	}
+	if *emit.Kind != "" {
+		text, err := emit.Emit(shard.Job{Name: "gemgo-eval-" + filepath.Base(*out), Command: append([]string{"eval"}, shard.Strip(args)...), Count: *shards, Out: *out})
+		if err != nil {
+			fmt.Fprintln(stderr, "eval:", err)
+			return cli.ExitUsage
+		}
+		fmt.Fprint(stdout, text)
+		return cli.ExitOK
+	}
+	sh, err := shard.Resolve(*shardFlag, *shards, os.Getenv)
+	if *merge {
+		sh, err = shard.Shard{}, nil // the merge reads every shard
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "eval:", err)
+		return cli.ExitUsage
+	}
 	oracles := eval.DefaultOracles()
 	var named []eval.Named
 	for _, spec := range cfg.Policies {
@@ -97,8 +120,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		named = append(named, op.Named(spec))
 	}
-	md, err := eval.Run(ctx, cfg, named, eval.Options{Dir: *out, Registry: reg, Progress: stderr, TTY: tty})
-	if md.Hash != "" {
+	md, err := eval.Run(ctx, cfg, named, eval.Options{Dir: *out, Registry: reg, Progress: stderr, TTY: tty, Shard: sh, Merge: *merge, Shards: *shards})
+	if miss := (*eval.MissingError)(nil); errors.As(err, &miss) {
+		printMissing(stderr, miss, args)
+		return cli.ExitFailed
+	}
+	if sh.On() && err == nil {
+		fmt.Fprintf(stderr, "eval: shard %s: %d episodes played into %s; when every shard is done: %s\n", sh, md.Played, eval.ShardDir(*out, sh), shard.MergeCommand("eval", args))
+		return cli.ExitOK
+	}
+	if md.Hash != "" && !sh.On() {
 		fmt.Fprint(stdout, eval.Markdown(md))
 	}
 	switch {
@@ -114,6 +145,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "eval: %d episodes played; results in %s\n", md.Played, *out)
 	return cli.ExitOK
+}
+
+// printMissing lists the shards a merge still lacks, each with the
+// command that plays it.
+func printMissing(w io.Writer, miss *eval.MissingError, args []string) {
+	fmt.Fprintln(w, "eval: not merged:", miss)
+	if miss.Count == 0 {
+		fmt.Fprintf(w, "eval: play them with: %s\n", shard.PlainCommand("eval", args))
+		return
+	}
+	for _, i := range miss.Indexes() {
+		fmt.Fprintf(w, "eval: missing shard %d/%d: %s\n", i, miss.Count, shard.Command("eval", args, shard.Shard{Index: i, Count: miss.Count}))
+	}
+	fmt.Fprintf(w, "eval: as a Slurm array: sbatch --array=%s SCRIPT (the script that ran the shards)\n", shard.ArrayList(miss.Indexes()))
 }
 
 // warnOptions notes where a checkpoint's training env options differ from
