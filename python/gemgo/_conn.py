@@ -60,6 +60,12 @@ def run(coro):
     return asyncio.run_coroutine_threadsafe(coro, loop()).result()
 
 
+async def on_loop(coro):
+    """Awaits coro on the package's loop from another running loop (an
+    asyncio framework's), so the package's sessions serve asyncio code."""
+    return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, loop()))
+
+
 def text_of(obs):
     if "text_b64" in obs:  # bytes that are not UTF-8
         return base64.b64decode(obs["text_b64"]).decode("utf-8", "surrogateescape")
@@ -82,8 +88,11 @@ class Session:
         self.url = url
         self.timeout = timeout
         self.ws = None
+        self.broken = None  # why the session can no longer be used
 
     async def connect(self):
+        if self.broken is not None:
+            raise ConnectionError(self.broken)
         try:
             self.ws = await asyncio.wait_for(
                 websockets.connect(self.url, max_size=64 << 20, compression=None), self.timeout)
@@ -104,31 +113,54 @@ class Session:
             raise GemgoError(d.get("code"), d.get("message"))
         return reply.get("type"), reply.get("data")
 
-    async def call(self, typ, data):
+    async def _exchange(self, f):
+        """Runs one exchange; a transport failure or a timeout leaves the
+        session out of step with the server, so it is dropped and every
+        later call raises the first error."""
         if self.ws is None:
             await self.connect()
-        await self._send(typ, data)
-        return await self._recv()
+        try:
+            return await f()
+        except GemgoError:
+            raise
+        except (OSError, asyncio.TimeoutError, websockets.exceptions.ConnectionClosed) as e:
+            what = "no answer within %ss" % self.timeout if isinstance(e, asyncio.TimeoutError) else repr(e)
+            self.broken = f"gemgo session with {self.url} broken: {what} (make a new env)"
+            await self.close(abort=True)
+            raise ConnectionError(self.broken) from None
+
+    async def call(self, typ, data):
+        async def f():
+            await self._send(typ, data)
+            return await self._recv()
+        return await self._exchange(f)
 
     async def sample(self, rng):
         """The server env's random action, its random numbers drawn from
         rng (a random.Random), as the Go client's SampleAction does."""
-        if self.ws is None:
-            await self.connect()
-        await self._send("sample", {})
-        while True:
-            typ, data = await self._recv()
-            if typ == "rand":
-                await self._send("rand", {"value": str(rng.getrandbits(64))})
-            elif typ == "action":
-                return text_of({"text": data.get("message"), **({"text_b64": data["message_b64"]} if "message_b64" in data else {})})
-            else:
-                raise GemgoError("SESSION_ERROR", f"sample: unexpected {typ!r} message")
+        async def f():
+            await self._send("sample", {})
+            while True:
+                typ, data = await self._recv()
+                if typ == "rand":
+                    await self._send("rand", {"value": str(rng.getrandbits(64))})
+                elif typ == "action":
+                    if "message_b64" in data:
+                        return text_of({"text_b64": data["message_b64"]})
+                    return data["message"]
+                else:
+                    raise GemgoError("SESSION_ERROR", f"sample: unexpected {typ!r} message")
+        return await self._exchange(f)
 
-    async def close(self):
+    async def close(self, abort=False):
+        """Ends the session: a closing handshake, or with abort (a broken
+        session, whose server may not answer one) the connection dropped."""
         if self.ws is not None:
             ws, self.ws = self.ws, None
             try:
-                await asyncio.wait_for(ws.close(), 5)
+                if abort:
+                    ws.transport.abort()
+                else:
+                    await asyncio.wait_for(ws.close(), 5)
             except Exception:
                 pass
