@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -188,4 +190,36 @@ func TestPythonPackageNoServer(t *testing.T) {
 func lastLine(b []byte) []byte {
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	return []byte(lines[len(lines)-1])
+}
+
+// A server that answers describe and then nothing: the package's reset
+// raises a ConnectionError naming the timeout (1 s here; the failure mode
+// is a reset that never returns, caught by runPackage's 5-minute bound),
+// and the next call raises the same error instead of reading a stale
+// answer.
+func TestPythonPackageSilentServer(t *testing.T) {
+	py := pythonWithWebsockets(t)
+	addr := newLoopback(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		ctx := r.Context()
+		if _, _, err := c.Read(ctx); err != nil {
+			return
+		}
+		_ = c.Write(ctx, websocket.MessageText, []byte(`{"type":"describe","data":{"env_id":"game:GuessTheNumber-v0-easy","sampler":true,"format_error_reward":-0.1}}`))
+		for { // read and never answer, until the client goes
+			if _, _, err := c.Read(ctx); err != nil {
+				return
+			}
+		}
+	}))
+	out := runPackage(t, py, "ws://"+addr, "gemgo_silent.py")
+	var res map[string]string
+	require.NoError(t, json.Unmarshal(out, &res), "%s", out)
+	want := "gemgo session with ws://" + addr + "/ws broken: no answer within 1s (make a new env)"
+	assert.Equal(t, want, res["first"])
+	assert.Equal(t, want, res["second"])
 }

@@ -120,6 +120,8 @@ class RemoteEnv(Env):
         return _conn.text_of(obs), dict(obs.get("info") or {})
 
     async def astep(self, action):
+        if not isinstance(action, str):
+            raise TypeError(f"step: the action is a {type(action).__name__}: want the text of the agent's reply (a str)")
         _, d = await self._session.call("step", _conn.message_data(action))
         obs = d["observation"]
         self._actions.append(action)
