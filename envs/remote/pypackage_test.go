@@ -95,7 +95,7 @@ func replay(t *testing.T, env envs.Env, seed uint64, turns []pyTurn, what string
 func TestPythonPackageMatchesInProcess(t *testing.T) {
 	py := pythonWithWebsockets(t)
 	_, url := serve(t, remote.Config{})
-	ids := []string{"game:GuessTheNumber-v0-hard", "math:Arithmetic-v0", "qa:Fictional-v0-onehop", "game:Wordle-v0-easy"}
+	ids := []string{"game:GuessTheNumber-v0-hard", "math:Arithmetic-v0", "qa:Fictional-v0-onehop", "game:Wordle-v0-easy", "logic:RuleTaker-v0-d1", "rg:gcd"}
 	out := runPackage(t, py, url, "gemgo_transcripts.py", append([]string{url, "20"}, ids...)...)
 	var res struct {
 		Single []struct {
@@ -222,4 +222,29 @@ func TestPythonPackageSilentServer(t *testing.T) {
 	want := "gemgo session with ws://" + addr + "/ws broken: no answer within 1s (make a new env)"
 	assert.Equal(t, want, res["first"])
 	assert.Equal(t, want, res["second"])
+}
+
+// Bad input to the package raises an error that names the problem and
+// the fix.
+func TestPythonPackageErrors(t *testing.T) {
+	py := pythonWithWebsockets(t)
+	_, url := serve(t, remote.Config{})
+	var res map[string]string
+	out := runPackage(t, py, url, "gemgo_errors.py")
+	require.NoError(t, json.Unmarshal(out, &res), "%s", out)
+	for name, want := range map[string]string{
+		"unknown_id":        "GemgoError: FACTORY_ERROR: ",
+		"bad_history":       "ValueError: history='all': want one of none, observations, actions",
+		"bad_option":        "GemgoError: ",
+		"bad_wrapper":       "ValueError: wrapper 'python_tool': gemgo runs tools on the server",
+		"unknown_wrapper":   "ValueError: unknown wrapper 'concat_all': want a comma-separated list of concat, concat_with_action, concat_chat, episode_tracking",
+		"bad_server":        "ValueError: server 'tcp://127.0.0.1:1': want a ws:// or http:// URL",
+		"step_before_reset": "GemgoError: EXECUTION_ERROR: step before reset",
+		"bad_action":        "TypeError: step: the action is a int: want the text of the agent's reply (a str)",
+		"vec_short":         "ValueError: step: 1 actions for 2 envs (a dict steps some)",
+	} {
+		assert.True(t, strings.HasPrefix(res[name], want), "%s: got %q, want it to start with %q", name, res[name], want)
+	}
+	assert.Contains(t, res["unknown_id"], "game:GuessTheNumber-v0-easy", "did you mean")
+	assert.Contains(t, res["bad_option"], "max_turns")
 }

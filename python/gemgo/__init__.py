@@ -10,7 +10,7 @@ a gemgo env server (go run ./cmd/envserver -addr 127.0.0.1:8000). What is
 identical to GEM and what differs: docs/python.md in the repository.
 """
 
-from ._conn import GemgoError, server_url
+from ._conn import GemgoError, on_loop, server_url
 from .core import Env, EnvWrapper, RemoteEnv
 from .vector import VectorEnv
 from .wrappers import EpisodeTrackingWrapper, ObservationWrapper, get_wrapper_fns
@@ -18,7 +18,7 @@ from .wrappers import EpisodeTrackingWrapper, ObservationWrapper, get_wrapper_fn
 __version__ = "0.1.0"
 
 __all__ = ["Env", "EnvWrapper", "RemoteEnv", "VectorEnv", "ObservationWrapper", "EpisodeTrackingWrapper",
-           "GemgoError", "make", "make_vec", "get_wrapper_fns", "server_url"]
+           "GemgoError", "on_loop", "make", "make_vec", "get_wrapper_fns", "server_url"]
 
 
 def make(env_id, **kwargs):
