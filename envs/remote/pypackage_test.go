@@ -42,11 +42,23 @@ type pyEpisode struct {
 // path and GEMGO_SERVER set to url, and returns its standard output.
 func runPackage(t *testing.T, py, url, script string, args ...string) []byte {
 	t.Helper()
+	return runPackageWith(t, py, url, false, script, args...)
+}
+
+// runPackageWith is runPackage, with numpy made unimportable when
+// noNumpy (the package's lists stand in for GEM's arrays then).
+func runPackageWith(t *testing.T, py, url string, noNumpy bool, script string, args ...string) []byte {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	pkg, err := filepath.Abs(filepath.Join("..", "..", "python"))
 	require.NoError(t, err)
-	cmd := exec.CommandContext(ctx, py, append([]string{filepath.Join("testdata", script)}, args...)...)
+	argv := append([]string{filepath.Join("testdata", script)}, args...)
+	if noNumpy {
+		argv = append([]string{"-c", "import runpy, sys; sys.modules['numpy'] = None; sys.argv = sys.argv[1:]; " +
+			"runpy.run_path(sys.argv[0], run_name='__main__')"}, argv...)
+	}
+	cmd := exec.CommandContext(ctx, py, argv...)
 	cmd.Env = append(os.Environ(), "PYTHONPATH="+pkg, "GEMGO_SERVER="+url)
 	out, err := cmd.Output()
 	if ee, ok := err.(*exec.ExitError); ok {
@@ -151,12 +163,21 @@ func TestPythonPackageMatchesInProcess(t *testing.T) {
 }
 
 // A script written against GEM's documented API (its README's env loop
-// and a make_vec loop), with `import gem` replaced by `import gemgo as
-// gem`, runs against the server and plays to the end of its episodes.
+// and a make_vec loop with GEM's done = terminated | truncated), with
+// `import gem` replaced by `import gemgo as gem`, runs against the server
+// and plays to the end of its episodes, with numpy (GEM's arrays) and
+// without it (the package's FlagList).
 func TestPythonPackageRunsGEMScript(t *testing.T) {
 	py := pythonWithWebsockets(t)
 	_, url := serve(t, remote.Config{})
-	out := runPackage(t, py, url, "gem_readme.py")
+	for _, noNumpy := range []bool{false, true} {
+		out := runPackageWith(t, py, url, noNumpy, "gem_readme.py")
+		checkGEMScript(t, out)
+	}
+}
+
+func checkGEMScript(t *testing.T, out []byte) {
+	t.Helper()
 	var res struct {
 		Steps    int  `json:"steps"`
 		Done     bool `json:"done"`

@@ -6,6 +6,35 @@ from collections.abc import Mapping
 from . import _conn
 from .core import Env
 
+try:
+    import numpy as _np
+except ImportError:  # numpy is optional: lists that combine as arrays do
+    _np = None
+
+
+class FlagList(list):
+    """terminated and truncated without numpy: a list whose | and & work
+    element by element, as on GEM's numpy arrays (done = terminated | truncated)."""
+
+    def __or__(self, other):
+        return FlagList(bool(a) or bool(b) for a, b in zip(self, other, strict=True))
+
+    def __and__(self, other):
+        return FlagList(bool(a) and bool(b) for a, b in zip(self, other, strict=True))
+
+    __ror__, __rand__ = __or__, __and__
+
+    def __invert__(self):
+        return FlagList(not a for a in self)
+
+
+def _rewards(values):
+    return _np.array(values, dtype=_np.float64) if _np is not None else list(values)
+
+
+def _flags(values):
+    return _np.array(values, dtype=_np.bool_) if _np is not None else FlagList(bool(v) for v in values)
+
 
 class VectorEnv(Env):
     """N envs stepped together (GEM's SyncVectorEnv / AsyncVectorEnv).
@@ -13,7 +42,9 @@ class VectorEnv(Env):
     step(actions) takes a list of N actions, or a dict {index: action} to
     step only those envs (the others wait where they are), and returns
     (observations, rewards, terminated, truncated, infos) for the envs it
-    stepped, in the order given. SAME_STEP autoreset: an env whose episode
+    stepped, in the order given: observations and infos are lists, rewards
+    and the flags numpy arrays as GEM's (lists, the flags a FlagList, where
+    numpy is not installed). SAME_STEP autoreset: an env whose episode
     ends is reset in the same call; its observation is then the new
     episode's first, its info the reset's, with the finished episode's
     last observation in info["final_obs"] and its step info in
@@ -74,8 +105,8 @@ class VectorEnv(Env):
                 raise ValueError(f"step: {len(actions)} actions for {self.num_envs} envs (a dict steps some)")
             items = list(enumerate(actions))
         out = self._gather([self._step_one(self.envs[i], a) for i, a in items])
-        return ([r[0] for r in out], [r[1] for r in out], [r[2] for r in out],
-                [r[3] for r in out], [r[4] for r in out])
+        return ([r[0] for r in out], _rewards([r[1] for r in out]), _flags([r[2] for r in out]),
+                _flags([r[3] for r in out]), [r[4] for r in out])
 
     def sample_random_action(self):
         return [e.sample_random_action() for e in self.envs]

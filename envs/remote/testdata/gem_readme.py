@@ -32,7 +32,7 @@ while True:
     # Exit when the episode terminates
     if terminated or truncated:
         break
-done = terminated or truncated
+single_done = terminated or truncated
 
 # A vectorized batch, as GEM's training examples make one.
 wrappers = get_wrapper_fns("concat_with_action,episode_tracking", tokenizer=None)
@@ -42,8 +42,9 @@ ended = 0
 for _ in range(30):
     actions = [e.sample_random_action() for e in vec.envs]
     obs, rewards, terminated, truncated, infos = vec.step(actions)
-    ended += sum(t or u for t, u in zip(terminated, truncated))
+    done = terminated | truncated
+    ended += int(sum(done))
 vec.close()
 env.close()
 
-print(json.dumps({"steps": steps, "done": done, "vec_steps": 30, "vec_ended": ended}))
+print(json.dumps({"steps": steps, "done": bool(single_done), "vec_steps": 30, "vec_ended": ended}))

@@ -66,6 +66,9 @@ def vector_run(url, env_id, async_mode, n=4, steps=40):
         idx = [i for i in range(n) if (i + k) % 3 != 0]  # some envs wait each step
         acts = {i: vec.envs[i].sample_random_action() for i in idx}
         obs, rewards, terms, truncs, infos = vec.step(acts)
+        done_all = terms | truncs  # GEM's idiom, on numpy arrays or FlagLists
+        rewards, terms, truncs = [float(r) for r in rewards], [bool(x) for x in terms], [bool(x) for x in truncs]
+        check([bool(x) for x in done_all] == [a or b for a, b in zip(terms, truncs)], "vector: terminated | truncated")
         log.append({"idx": idx, "obs": obs, "rewards": rewards, "terminated": terms,
                     "truncated": truncs, "infos": infos})
         for j, i in enumerate(idx):
