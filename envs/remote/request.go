@@ -22,6 +22,11 @@ type request struct {
 	Options   map[string]any
 	Tools     []tools.Spec // nil: the data named no tools
 	EpisodeID string
+	// History and HistoryKeep wrap the env in envs.WithHistory on the
+	// server ("" and 0 when the data named none).
+	History     string
+	HistoryKeep int
+	HasHistory  bool // the data named history or history_keep
 	// step
 	Action string
 	// rand
@@ -31,8 +36,8 @@ type request struct {
 // Fields each message's data may hold; anything else is a VALIDATION_ERROR
 // that lists these.
 var allowedFields = map[string][]string{
-	wire.MsgReset:    {"seed", "env_id", "options", "tools", "episode_id"},
-	wire.MsgDescribe: {"env_id", "options", "tools"},
+	wire.MsgReset:    {"seed", "env_id", "options", "tools", "episode_id", "history", "history_keep"},
+	wire.MsgDescribe: {"env_id", "options", "tools", "history", "history_keep"},
 	wire.MsgStep:     {"message", "message_b64", "metadata"},
 	wire.MsgRand:     {"value"},
 	wire.MsgState:    {},
@@ -48,15 +53,17 @@ type frameWire struct {
 }
 
 type fieldWire struct {
-	Seed       *json.Number    `json:"seed"`
-	EnvID      *string         `json:"env_id"`
-	Options    *map[string]any `json:"options"`
-	Tools      json.RawMessage `json:"tools"`
-	EpisodeID  *string         `json:"episode_id"`
-	Message    *string         `json:"message"`
-	MessageB64 *string         `json:"message_b64"`
-	Metadata   json.RawMessage `json:"metadata"`
-	Value      *string         `json:"value"`
+	Seed        *json.Number    `json:"seed"`
+	EnvID       *string         `json:"env_id"`
+	Options     *map[string]any `json:"options"`
+	Tools       json.RawMessage `json:"tools"`
+	EpisodeID   *string         `json:"episode_id"`
+	History     *string         `json:"history"`
+	HistoryKeep *json.Number    `json:"history_keep"`
+	Message     *string         `json:"message"`
+	MessageB64  *string         `json:"message_b64"`
+	Metadata    json.RawMessage `json:"metadata"`
+	Value       *string         `json:"value"`
 }
 
 // present lists the fields that f holds.
@@ -68,7 +75,8 @@ func (f *fieldWire) present() []string {
 	}{
 		{"seed", f.Seed != nil}, {"env_id", f.EnvID != nil}, {"options", f.Options != nil},
 		{"tools", f.Tools != nil && !wire.IsNull(f.Tools)},
-		{"episode_id", f.EpisodeID != nil}, {"message", f.Message != nil},
+		{"episode_id", f.EpisodeID != nil}, {"history", f.History != nil},
+		{"history_keep", f.HistoryKeep != nil}, {"message", f.Message != nil},
 		{"message_b64", f.MessageB64 != nil}, {"metadata", f.Metadata != nil}, {"value", f.Value != nil},
 	} {
 		if p.set {
@@ -141,6 +149,9 @@ func decodeRequest(frame []byte) (request, *wire.Error) {
 			}
 			r.EpisodeID = *data.EpisodeID
 		}
+		if werr := decodeHistory(typ, data, &r); werr != nil {
+			return request{}, werr
+		}
 	case wire.MsgStep:
 		a, werr := wire.TextField(data.Message, data.MessageB64, "message", typ)
 		if werr != nil {
@@ -158,6 +169,33 @@ func decodeRequest(frame []byte) (request, *wire.Error) {
 		r.Value = v
 	}
 	return r, nil
+}
+
+// maxHistoryKeep bounds history_keep (a count of turns; no env plays
+// anywhere near this many).
+const maxHistoryKeep = 1 << 20
+
+// decodeHistory reads a reset's history and history_keep: the mode and
+// turn count of envs.WithHistory, checked here so a bad value is a
+// VALIDATION_ERROR naming the field and what it allows.
+func decodeHistory(typ string, data *fieldWire, r *request) *wire.Error {
+	r.HasHistory = data.History != nil || data.HistoryKeep != nil
+	if data.History != nil {
+		switch h := *data.History; h {
+		case "", envs.HistoryNone, envs.HistoryObservations, envs.HistoryActions:
+			r.History = h
+		default:
+			return wire.Errorf(wire.CodeValidation, "%s: history = %s: want one of %s, %s, %s", typ, envs.Excerpt(h), envs.HistoryNone, envs.HistoryObservations, envs.HistoryActions)
+		}
+	}
+	if data.HistoryKeep != nil {
+		k, err := strconv.ParseInt(data.HistoryKeep.String(), 10, 64)
+		if err != nil || k < 0 || k > maxHistoryKeep {
+			return wire.Errorf(wire.CodeValidation, "%s: history_keep = %s: want a whole number of turns in [0, %d] (0 keeps every turn)", typ, envs.ExcerptValue(data.HistoryKeep.String()), maxHistoryKeep)
+		}
+		r.HistoryKeep = int(k)
+	}
+	return nil
 }
 
 // decodeTools reads a reset's tools: a list of tools.Spec in their JSON
@@ -216,7 +254,7 @@ func classify(frame []byte, err error) *wire.Error {
 		return wire.Errorf(wire.CodeValidation, "field %s must not be a JSON %s", envs.ExcerptValue(strings.TrimPrefix(typ.Field, "data.")), typ.Value)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		name, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
-		return wire.Errorf(wire.CodeValidation, "unknown field %s: a message has \"type\" and \"data\", and data the fields of its type (reset: seed, env_id, options, tools, episode_id; step: message)", envs.Excerpt(name))
+		return wire.Errorf(wire.CodeValidation, "unknown field %s: a message has \"type\" and \"data\", and data the fields of its type (reset: seed, env_id, options, tools, episode_id, history, history_keep; step: message)", envs.Excerpt(name))
 	}
 	return wire.Errorf(wire.CodeValidation, "%s", envs.ExcerptValue(err.Error()))
 }

@@ -18,7 +18,6 @@ import (
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/envbuild"
 	"github.com/gemgo/gemgo/envs/remote/wire"
-	"github.com/gemgo/gemgo/tools"
 )
 
 // Config is a server's limits. Zero values mean the defaults.
@@ -251,10 +250,11 @@ func (s *Server) resolveID(routeID, dataID string) (string, *wire.Error) {
 
 // makeEnv makes an env for a client with envbuild.Make, under the
 // server's policy on its clients' options and wrapped with the tools of
-// specs (already checked by checkTools), turning a panic in its factory
-// into an error. The env plays here, with no history wrapper: a client
-// that wants one wraps its own side.
-func (s *Server) makeEnv(id string, options map[string]any, specs []tools.Spec) (env envs.Env, werr *wire.Error) {
+// req's specs (already checked by checkTools) and its history wrapper
+// (req.History, req.HistoryKeep: envs.WithHistory, so a client reads the
+// text an in-process env with that history shows), turning a panic in its
+// factory into an error.
+func (s *Server) makeEnv(id string, req request) (env envs.Env, werr *wire.Error) {
 	defer func() {
 		if p := recover(); p != nil {
 			env, werr = nil, wire.Errorf(wire.CodeFactory, "make %s: panic: %v", id, p)
@@ -262,7 +262,8 @@ func (s *Server) makeEnv(id string, options map[string]any, specs []tools.Spec) 
 	}()
 	policy := envs.ClientPolicy{Allow: s.cfg.AllowOptions, Caps: s.cfg.OptionCaps}
 	e, err := envbuild.Make(context.Background(), s.reg, envbuild.Config{
-		ID: id, Options: envs.FromMap(options), Tools: specs, Client: &policy,
+		ID: id, Options: envs.FromMap(req.Options), Tools: req.Tools, Client: &policy,
+		History: req.History, HistoryKeep: req.HistoryKeep,
 	})
 	if err != nil {
 		return nil, optionError(id, err)

@@ -155,10 +155,10 @@ func (ss *session) handle(frame []byte) (quit bool) {
 	}
 }
 
-// ensureEnv makes the env that req's env id, options and tools name,
+// ensureEnv makes the env that req's env id, options, tools and history name,
 // reusing the current one when they are the same, or when none is given.
 func (ss *session) ensureEnv(req request) *wire.Error {
-	if ss.env != nil && req.EnvID == "" && req.Options == nil && req.Tools == nil {
+	if ss.env != nil && req.EnvID == "" && req.Options == nil && req.Tools == nil && !req.HasHistory {
 		return nil
 	}
 	id, werr := ss.srv.resolveID(ss.routeID, req.EnvID)
@@ -182,11 +182,12 @@ func (ss *session) ensureEnv(req request) *wire.Error {
 		return wire.Errorf(wire.CodeValidation, "tools: %v", err)
 	}
 	key.Write(specs)
+	fmt.Fprintf(&key, "\x00%s\x00%d", req.History, req.HistoryKeep)
 	if ss.env != nil && key.String() == ss.envKey {
 		return nil
 	}
 	ss.closeEnv()
-	env, werr := ss.srv.makeEnv(id, req.Options, req.Tools)
+	env, werr := ss.srv.makeEnv(id, req)
 	if werr != nil {
 		return werr
 	}

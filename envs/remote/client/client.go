@@ -39,6 +39,13 @@ type Dialer struct {
 	// To run tools in the caller's process instead, wrap the Env that
 	// Dial returns with tools.Wrap.
 	Tools []tools.Spec
+	// History and HistoryKeep wrap the env in its history wrapper on the
+	// server (the reset data's history and history_keep: "", "none",
+	// "observations" or "actions", keeping the last HistoryKeep turns, 0
+	// all), so each observation is the text envs.WithHistory shows
+	// in-process. "" asks for none.
+	History     string
+	HistoryKeep int
 }
 
 // Dial connects to the server at rawURL and makes the env id with opts
@@ -120,6 +127,9 @@ func (d *Dialer) Dial(ctx context.Context, rawURL, id string, opts ...envs.Optio
 	}
 	if id != "" {
 		data["env_id"] = id
+	}
+	if d.History != "" || d.HistoryKeep != 0 {
+		data["history"], data["history_keep"] = d.History, d.HistoryKeep
 	}
 	typ, raw, err := e.roundTrip(wire.MsgDescribe, data)
 	if err == nil && typ != wire.MsgDescribe {

@@ -1,0 +1,19 @@
+"""A server that stops answering: the package's env raises a
+ConnectionError that says so within its timeout, and every later call
+raises the same error. Prints {"first": ..., "second": ...}."""
+
+import json
+import sys
+
+import gemgo as gem
+
+env = gem.make("game:GuessTheNumber-v0-easy", timeout=1)
+out = {}
+for key in ("first", "second"):
+    try:
+        env.reset(seed=1)
+        out[key] = "no error"
+    except ConnectionError as e:
+        out[key] = str(e)
+env.close()
+json.dump(out, sys.stdout)
