@@ -3,7 +3,7 @@
 // eval:AMC, eval:OlympiadBench, eval:Minerva and eight QA sets). gemgo ships
 // none of their data: a user imports the public copy they already have
 // (JSONL, a JSON array or Parquet) with Import (the command is
-// "go run ./cmd/data import -set NAME -in FILE"), which writes the set as
+// "go run ./cmd/data -set NAME -in FILE"), which writes the set as
 // gemgo JSONL, one {"question": ..., "answers": [...]} object per line in
 // file order, beside a provenance file NAME.source.json (the source file's
 // name and SHA-256, the set, its licence, the item count). Importing the

@@ -37,7 +37,7 @@ func ImportCommand(s Set, dir string) string {
 	if strings.ContainsAny(d, " \t'\"$\\") {
 		d = "'" + strings.ReplaceAll(d, "'", `'\''`) + "'"
 	}
-	return fmt.Sprintf("go run ./cmd/data import -set %s -in FILE -data %s", s.Name, d)
+	return fmt.Sprintf("go run ./cmd/data -set %s -in FILE -data %s", s.Name, d)
 }
 
 // Env is an eval env: a task.Env over an imported set that reports the

@@ -84,7 +84,7 @@ func TestMissingSetSaysTheImportCommand(t *testing.T) {
 	_, err := r.Make("eval:MATH500", envs.With("data_dir", dir))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "eval:MATH500 is not imported (no "+filepath.Join(dir, "math500.jsonl")+")")
-	assert.Contains(t, err.Error(), "go run ./cmd/data import -set math500 -in FILE -data '"+dir+"'")
+	assert.Contains(t, err.Error(), "go run ./cmd/data -set math500 -in FILE -data '"+dir+"'")
 
 	t.Setenv(DataEnv, dir)
 	_, err = r.Make("eval:2Wiki")
@@ -94,5 +94,5 @@ func TestMissingSetSaysTheImportCommand(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "2wiki.jsonl"), []byte(`{"question": "q"}`+"\n"), 0o644))
 	_, err = r.Make("eval:2Wiki")
 	require.ErrorContains(t, err, `:1: missing field "answers"`)
-	assert.True(t, strings.Contains(err.Error(), "re-import it with: go run ./cmd/data import -set 2wiki"), err.Error())
+	assert.True(t, strings.Contains(err.Error(), "re-import it with: go run ./cmd/data -set 2wiki"), err.Error())
 }
