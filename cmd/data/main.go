@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/gemgo/gemgo/envs/bench"
+	"github.com/gemgo/gemgo/envs/bench/importer"
 	"github.com/gemgo/gemgo/internal/cli"
 )
 
@@ -53,7 +54,7 @@ func run(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "data: -set: %v\n", err)
 		return cli.ExitUsage
 	}
-	p, err := bench.Import(s, *in, dir, *qf, *af)
+	p, err := importer.Import(s, *in, dir, *qf, *af)
 	if err != nil {
 		fmt.Fprintln(stderr, "data:", err)
 		return cli.ExitFailed
@@ -70,7 +71,7 @@ func listSets(dir string, stdout, stderr io.Writer) int {
 	for _, s := range bench.Sets() {
 		items := "not imported"
 		if b, err := os.ReadFile(bench.ProvenancePath(dir, s)); err == nil {
-			var p bench.Provenance
+			var p importer.Provenance
 			if err := json.Unmarshal(b, &p); err != nil {
 				fmt.Fprintf(stderr, "data: %s: %v\n", bench.ProvenancePath(dir, s), err)
 				return cli.ExitFailed

@@ -2,7 +2,7 @@
 // benchmarks, ids "eval:..." (eval:GSM8K, eval:MATH500, eval:AIME24,
 // eval:AMC, eval:OlympiadBench, eval:Minerva and eight QA sets). gemgo ships
 // none of their data: a user imports the public copy they already have
-// (JSONL, a JSON array or Parquet) with Import (the command is
+// (JSONL, a JSON array or Parquet) with package importer (the command is
 // "go run ./cmd/data -set NAME -in FILE"), which writes the set as
 // gemgo JSONL, one {"question": ..., "answers": [...]} object per line in
 // file order, beside a provenance file NAME.source.json (the source file's

@@ -31,6 +31,19 @@ func DefaultDataDir() (string, error) {
 	return filepath.Join(c, "gemgo", "data"), nil
 }
 
+// item is one line of an imported set: {"question": ..., "answers": [...]}.
+type item struct {
+	Question string   `json:"question"`
+	Answers  []string `json:"answers"`
+}
+
+// DataPath returns the imported file of set s in dir.
+func DataPath(dir string, s Set) string { return filepath.Join(dir, s.Name+".jsonl") }
+
+// ProvenancePath returns the provenance file (the importer's record of
+// the source file, its SHA-256 and licence) of set s in dir.
+func ProvenancePath(dir string, s Set) string { return filepath.Join(dir, s.Name+".source.json") }
+
 // ImportCommand returns the command that imports set s into dir.
 func ImportCommand(s Set, dir string) string {
 	d := dir

@@ -22,6 +22,16 @@ func registry(t *testing.T) *envs.Registry {
 
 var fixtureDir = filepath.Join("testdata", "data")
 
+// readImported returns the items of an imported set.
+func readImported(t *testing.T, path string) []item {
+	t.Helper()
+	recs, err := task.ReadJSONLFile(path)
+	require.NoError(t, err)
+	items, err := loadItems(recs, path)
+	require.NoError(t, err)
+	return items
+}
+
 // The reference check: every eval id's reference answers, fed back by its
 // solver in either answer format, score 1 on every item of the fixtures,
 // seeds 0..Len()-1 visiting the items in file order.

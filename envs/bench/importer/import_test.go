@@ -1,4 +1,4 @@
-package bench
+package importer
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemgo/gemgo/envs/bench"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata: the Parquet sources and the imported sets")
@@ -66,7 +68,7 @@ func parquetFixtures(t *testing.T) map[string][]byte {
 // sourceOf returns the fixture file of set s.
 func sourceOf(t *testing.T, s Set) string {
 	t.Helper()
-	matches, err := filepath.Glob(filepath.Join("testdata", "source", s.Name+".*"))
+	matches, err := filepath.Glob(filepath.Join("..", "testdata", "source", s.Name+".*"))
 	require.NoError(t, err)
 	require.Len(t, matches, 1, "one fixture per set: %s", s.Name)
 	return matches[0]
@@ -79,12 +81,12 @@ func sourceOf(t *testing.T, s Set) string {
 func TestImportFixtures(t *testing.T) {
 	if *update {
 		for name, b := range parquetFixtures(t) {
-			require.NoError(t, os.WriteFile(filepath.Join("testdata", "source", name), b, 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join("..", "testdata", "source", name), b, 0o644))
 		}
 	}
-	golden := filepath.Join("testdata", "data")
+	golden := filepath.Join("..", "testdata", "data")
 	formats := map[string]bool{}
-	for _, s := range Sets() {
+	for _, s := range bench.Sets() {
 		src := sourceOf(t, s)
 		dir := t.TempDir()
 		p, err := Import(s, src, dir, "", "")
@@ -93,7 +95,7 @@ func TestImportFixtures(t *testing.T) {
 		again := t.TempDir()
 		_, err = Import(s, src, again, "", "")
 		require.NoError(t, err)
-		for _, path := range []func(string, Set) string{DataPath, ProvenancePath} {
+		for _, path := range []func(string, Set) string{bench.DataPath, bench.ProvenancePath} {
 			got, err := os.ReadFile(path(dir, s))
 			require.NoError(t, err)
 			twice, err := os.ReadFile(path(again, s))
@@ -104,7 +106,7 @@ func TestImportFixtures(t *testing.T) {
 				require.NoError(t, os.WriteFile(path(golden, s), got, 0o644))
 			}
 			want, err := os.ReadFile(path(golden, s))
-			require.NoError(t, err, "run go test ./envs/bench -update")
+			require.NoError(t, err, "run go test ./envs/bench/importer -update")
 			assert.Equal(t, string(want), string(got), "%s", path(golden, s))
 		}
 		assert.Equal(t, filepath.Base(src), p.SourceFile)
@@ -147,18 +149,18 @@ func TestImportConvertsEachLayout(t *testing.T) {
 		{"popqa", item{"What is the occupation of the invented figure Orla Penn?", []string{"cartographer", "map maker"}}},
 		{"hotpotqa", item{"Which river runs past the town where the invented poet Lio Brandt was born?", []string{"the Selm", "Selm River"}}},
 	} {
-		s, err := Lookup(tc.set)
+		s, err := bench.Lookup(tc.set)
 		require.NoError(t, err)
 		_, err = Import(s, sourceOf(t, s), dir, "", "")
 		require.NoError(t, err)
-		assert.Equal(t, tc.want, readImported(t, DataPath(dir, s))[0], tc.set)
+		assert.Equal(t, tc.want, readImported(t, bench.DataPath(dir, s))[0], tc.set)
 	}
 }
 
 // Bad input fails with the file, the row and the fix, and leaves the data
 // directory as it was.
 func TestImportErrors(t *testing.T) {
-	s, err := Lookup("math500")
+	s, err := bench.Lookup("math500")
 	require.NoError(t, err)
 	src := t.TempDir()
 	write := func(name, body string) string {
@@ -187,17 +189,5 @@ func TestImportErrors(t *testing.T) {
 	p, err := Import(s, write("g.jsonl", `{"text": "What is 2+2?", "gold": 4}`+"\n"), dir, "text", "gold")
 	require.NoError(t, err)
 	assert.Equal(t, "text", p.QuestionField)
-	assert.Equal(t, []item{{"What is 2+2?", []string{"4"}}}, readImported(t, DataPath(dir, s)))
-}
-
-func TestLookup(t *testing.T) {
-	s, err := Lookup("MATH500")
-	require.NoError(t, err)
-	assert.Equal(t, "eval:MATH500", s.ID)
-	s, err = Lookup("eval:2Wiki")
-	require.NoError(t, err)
-	assert.Equal(t, "2wiki", s.Name)
-	_, err = Lookup("gsm9k")
-	require.ErrorContains(t, err, `unknown benchmark "gsm9k": allowed gsm8k, math500,`)
-	assert.Len(t, Sets(), 14)
+	assert.Equal(t, []item{{"What is 2+2?", []string{"4"}}}, readImported(t, bench.DataPath(dir, s)))
 }

@@ -1,4 +1,4 @@
-package bench
+package importer
 
 import (
 	"bytes"
@@ -11,12 +11,16 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemgo/gemgo/envs/bench"
 	"github.com/gemgo/gemgo/envs/mathtask"
 	"github.com/gemgo/gemgo/internal/atomicfile"
 )
 
 // FormatVersion is the version of the gemgo JSONL that Import writes.
 const FormatVersion = 1
+
+// Set is a benchmark (bench.Sets).
+type Set = bench.Set
 
 // Provenance is the content of NAME.source.json, written beside an
 // imported set. It holds no time, so that importing one file twice writes
@@ -42,17 +46,11 @@ type Provenance struct {
 	Format int `json:"gemgo_format"`
 }
 
-// item is one line of an imported set.
+// item is one line of an imported set, as bench reads it.
 type item struct {
 	Question string   `json:"question"`
 	Answers  []string `json:"answers"`
 }
-
-// DataPath returns the imported file of set s in dir.
-func DataPath(dir string, s Set) string { return filepath.Join(dir, s.Name+".jsonl") }
-
-// ProvenancePath returns the provenance file of set s in dir.
-func ProvenancePath(dir string, s Set) string { return filepath.Join(dir, s.Name+".source.json") }
 
 // Import converts the public copy of set s at in (JSONL, a JSON array or
 // Parquet, by extension) into dir/NAME.jsonl and dir/NAME.source.json,
@@ -111,11 +109,11 @@ func Import(s Set, in, dir, questionField, answerField string) (Provenance, erro
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return Provenance{}, fmt.Errorf("data directory: %w", err)
 	}
-	if err := atomicfile.WriteFile(DataPath(dir, s), out.Bytes()); err != nil {
-		return Provenance{}, fmt.Errorf("write %s: %w", DataPath(dir, s), err)
+	if err := atomicfile.WriteFile(bench.DataPath(dir, s), out.Bytes()); err != nil {
+		return Provenance{}, fmt.Errorf("write %s: %w", bench.DataPath(dir, s), err)
 	}
-	if err := atomicfile.WriteFile(ProvenancePath(dir, s), append(meta, '\n')); err != nil {
-		return Provenance{}, fmt.Errorf("write %s: %w", ProvenancePath(dir, s), err)
+	if err := atomicfile.WriteFile(bench.ProvenancePath(dir, s), append(meta, '\n')); err != nil {
+		return Provenance{}, fmt.Errorf("write %s: %w", bench.ProvenancePath(dir, s), err)
 	}
 	return p, nil
 }
