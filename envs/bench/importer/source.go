@@ -3,7 +3,9 @@ package importer
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -61,19 +63,7 @@ func readRows(data []byte, format, name string) ([]map[string]any, error) {
 		}
 		return rows, nil
 	case FormatParquet:
-		raw, err := parquet.Read[any](bytes.NewReader(data), int64(len(data)))
-		if err != nil {
-			return nil, fmt.Errorf("%s: read Parquet: %w", name, err)
-		}
-		rows := make([]map[string]any, len(raw))
-		for i, r := range raw {
-			m, ok := r.(map[string]any)
-			if !ok {
-				return nil, fmt.Errorf("%s: row %d is %T: want a row of named columns", name, i+1, r)
-			}
-			rows[i] = m
-		}
-		return rows, nil
+		return readParquet(data, name)
 	}
 	return nil, fmt.Errorf("%s: unknown format %q", name, format)
 }
@@ -191,4 +181,44 @@ func readFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("read source: %w", err)
 	}
 	return b, nil
+}
+
+// readParquet reads the rows of a Parquet file, in batches. A file whose
+// footer claims more rows than it has bytes is damaged (a row of text
+// takes at least a byte) and is refused before anything is allocated.
+func readParquet(data []byte, name string) (rows []map[string]any, err error) {
+	defer func() { // the reader may panic on a damaged file
+		if r := recover(); r != nil {
+			rows, err = nil, fmt.Errorf("%s: read Parquet: damaged file: %v", name, r)
+		}
+	}()
+	f, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, fmt.Errorf("%s: read Parquet: %w", name, err)
+	}
+	if n := f.NumRows(); n < 0 || n > int64(len(data)) {
+		return nil, fmt.Errorf("%s: read Parquet: the file claims %d rows in %d bytes: a damaged file", name, n, len(data))
+	}
+	r := parquet.NewGenericReader[any](f)
+	defer r.Close()
+	batch := make([]any, 256)
+	for {
+		n, err := r.Read(batch)
+		for _, v := range batch[:n] {
+			m, ok := v.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("%s: row %d is %T: want a row of named columns", name, len(rows)+1, v)
+			}
+			rows = append(rows, m)
+		}
+		if errors.Is(err, io.EOF) {
+			return rows, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: read Parquet: %w", name, err)
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("%s: read Parquet: no progress after %d rows", name, len(rows))
+		}
+	}
 }
