@@ -76,6 +76,9 @@ func (c *Config) Validate() error {
 			bad("-env %s is given twice", e)
 		}
 		seenEnv[e] = true
+		if _, _, err := SplitEnvSpec(e); err != nil {
+			bad("%s", err)
+		}
 	}
 	if err := tools.ValidateSpecs(c.Tools); err != nil {
 		bad("-tool: %s", strings.ReplaceAll(err.Error(), "\n", "; "))

@@ -22,13 +22,19 @@ func episodeRNG(k Key) *rand.Rand {
 	return rand.New(rand.NewPCG(k.Seed, 0x6576616c<<20|uint64(k.Sample)))
 }
 
-// newEnv makes the env id with cfg's options and, when cfg has tools,
+// newEnv makes the env of spec with cfg's options and, when cfg has tools,
 // wraps it with tools of its own, with envbuild.Make (in this process: an
 // evaluation plays no remote env and keeps no history, the policy's
 // messages being the history). Every env of an evaluation is made here, so
 // the check in Run and the episodes see the same env.
-func newEnv(reg *envs.Registry, cfg *Config, id string) (envs.Env, error) {
-	env, err := envbuild.Make(context.Background(), reg, envbuild.Config{ID: id, Options: envs.FromMap(cfg.EnvOptions), Tools: cfg.Tools})
+// spec is an -env value: an id, with options of its own after "?"
+// (SplitEnvSpec) over cfg's EnvOptions.
+func newEnv(reg *envs.Registry, cfg *Config, spec string) (envs.Env, error) {
+	id, opts, err := specOptions(cfg, spec)
+	if err != nil {
+		return nil, err
+	}
+	env, err := envbuild.Make(context.Background(), reg, envbuild.Config{ID: id, Options: envs.FromMap(opts), Tools: cfg.Tools})
 	var te *envbuild.ToolsError
 	if errors.As(err, &te) {
 		return nil, fmt.Errorf("-tool: %w", te.Err)

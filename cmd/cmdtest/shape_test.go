@@ -25,7 +25,7 @@ import (
 )
 
 // commands are the commands in cmd/ (TestEveryCommandListed checks it).
-var commands = []string{"baselines", "compare", "envserver", "eval", "play", "serve", "toolserver", "train"}
+var commands = []string{"baselines", "compare", "data", "envserver", "eval", "play", "serve", "toolserver", "train"}
 
 // bin is the directory of the built commands; TestMain fills it.
 var bin string

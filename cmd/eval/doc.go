@@ -32,9 +32,15 @@
 // tool_calls through the same tools (docs/eval.md); text, the default, is
 // the tag protocol policies train on.
 //
+// An -env value may carry options of its own after "?"
+// ('eval:MATH500?answer_format=boxed&style=brief'), over the -opt options
+// every env gets.
+//
 // Seeds are seed_base … seed_base+episodes−1 for every env and policy
 // (default seed_base 2^41, disjoint from training's seeds and held-out
-// evaluation seeds). -temperature 0 (the default) is greedy; pass@k needs
+// evaluation seeds). -episodes all plays every item of dataset envs (those
+// that report their size, eval.Sizer) once, in file order: seeds from 0
+// unless -seed-base is given; the envs must all hold the same number. -temperature 0 (the default) is greedy; pass@k needs
 // -samples > 1 and -temperature > 0.
 //
 // Exit status: 0 done, 1 failed, 2 bad usage, 130 interrupted by Ctrl-C or

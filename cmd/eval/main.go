@@ -31,12 +31,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cli.SetUsage(fs, "usage: eval -policy P [-policy P ...] -env ID [-env ID ...] -out DIR [flags]")
 	var policies, envIDs, opts, stops cli.Multi
 	fs.Var(&policies, "policy", "a checkpoint file or run directory, random, oracle, or MODEL@URL (repeatable)")
-	fs.Var(&envIDs, "env", "an env id (repeatable)")
+	fs.Var(&envIDs, "env", "an env id, with options of its own after ?: eval:MATH500?answer_format=boxed&style=brief (repeatable)")
 	envFile := fs.String("env-file", "", "a file of env ids, one a line (# comments)")
 	fs.Var(&opts, "opt", "an env option key=value given to every env (repeatable), e.g. style=brief")
 	var tls toolflag.Specs
 	fs.Var(&tls, "tool", toolflag.Usage)
-	fs.IntVar(&cfg.Episodes, "episodes", cfg.Episodes, "seeds per env")
+	episodes := &episodesFlag{n: &cfg.Episodes}
+	fs.Var(episodes, "episodes", "seeds per env, or all: every item of a dataset env once, in file order (seeds from 0 unless -seed-base)")
 	fs.IntVar(&cfg.Samples, "samples", cfg.Samples, "episodes per seed and policy (pass@k's n)")
 	fs.Uint64Var(&cfg.SeedBase, "seed-base", cfg.SeedBase, "first env seed (default 2^41: disjoint from training's seeds)")
 	fs.Float64Var(&cfg.Temperature, "temperature", cfg.Temperature, "sampling temperature; 0 is greedy")
@@ -77,6 +78,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				return cli.ExitUsage
 			}
 			cfg.EnvOptions[strings.TrimSpace(k)] = v
+		}
+	}
+	if episodes.all {
+		seedBaseSet := false
+		fs.Visit(func(f *flag.Flag) { seedBaseSet = seedBaseSet || f.Name == "seed-base" })
+		if err := resolveAll(reg, &cfg, seedBaseSet); err != nil {
+			fmt.Fprintln(stderr, "eval:", err)
+			return cli.ExitUsage
 		}
 	}
 	if *out == "" {

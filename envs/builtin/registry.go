@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/bench"
 	"github.com/gemgo/gemgo/envs/code"
 	"github.com/gemgo/gemgo/envs/game/crosswords"
 	"github.com/gemgo/gemgo/envs/game/fifteen"
@@ -40,6 +41,8 @@ func families() []func(*envs.Registry) error {
 		code.Register,
 		// multi-turn shell tasks in a sandboxed work dir, scored by hidden tests
 		terminal.Register,
+		// GEM's evaluation benchmarks, read from sets imported with cmd/data
+		bench.Register,
 	}
 }
 

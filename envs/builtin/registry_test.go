@@ -36,6 +36,9 @@ func builtinSetup(id string) (opts []envs.Option, check []envtest.Option, slow b
 		}
 		return opts, []envtest.Option{envtest.Episodes(2), envtest.Mutations(4), envtest.FreeText()}, true
 	}
+	if strings.HasPrefix(id, "eval:") { // the benchmarks read imported sets: the fixtures
+		return []envs.Option{envs.With("data_dir", filepath.Join("..", "bench", "testdata", "data"))}, nil, false
+	}
 	switch id { // dataset loaders need a file: the families' own samples
 	case "math:jsonl":
 		return []envs.Option{envs.With("path", filepath.Join("..", "mathtask", "data", "sample.jsonl"))}, nil, false

@@ -221,7 +221,15 @@ func TestServerOnlyOptionsOfBuiltins(t *testing.T) {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	assert.Equal(t, []string{"clue_file", "fresh_process", "isolation", "path", "python", "word_file"}, names)
+	assert.Equal(t, []string{"clue_file", "data_dir", "fresh_process", "isolation", "path", "python", "word_file"}, names)
+	evalIDs := map[string]bool{}
+	for _, id := range reg.IDs() {
+		if strings.HasPrefix(id, "eval:") {
+			evalIDs[id] = true
+		}
+	}
+	assert.Len(t, evalIDs, 14)
+	assert.Equal(t, evalIDs, refused["data_dir"], "data_dir names a directory of the server")
 	assert.Equal(t, map[string]bool{"code:jsonl": true, "math:jsonl": true, "qa:jsonl": true, "terminal:dir": true}, refused["path"])
 	for _, name := range []string{"python", "isolation"} {
 		assert.Equal(t, map[string]bool{"code:jsonl": true, "code:sample": true, "terminal:dir": true, "terminal:sample": true}, refused[name], name)

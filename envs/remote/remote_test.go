@@ -51,6 +51,8 @@ func setup(id string) (opts []envs.Option, slow bool) {
 	case id == "terminal:dir": // as envs/builtin: a task scored by run-tests.sh
 		return []envs.Option{envs.With("max_turns", 3), envs.With("command_timeout", 20),
 			envs.With("path", filepath.Join("..", "terminal", "tasks", "fix-permissions"))}, true
+	case strings.HasPrefix(id, "eval:"): // the benchmarks read imported sets: envs/bench's fixtures
+		return []envs.Option{envs.With("data_dir", filepath.Join("..", "bench", "testdata", "data"))}, false
 	case id == "terminal:sample":
 		return []envs.Option{envs.With("max_turns", 3), envs.With("command_timeout", 20), envs.With("task", "fix-permissions")}, true
 	}
@@ -63,9 +65,10 @@ func setup(id string) (opts []envs.Option, slow bool) {
 // raw bytes, megabyte actions, the caller's RNG in SampleAction), so fewer
 // episodes suffice.
 func TestRemoteConforms(t *testing.T) {
-	// The jsonl envs read the data file a client names, and the code envs'
-	// tests get 20 s (a loaded machine): an operator allows both.
-	_, url := serve(t, remote.Config{AllowOptions: []string{"path"}, OptionCaps: map[string]float64{"timeout": 20}})
+	// The jsonl envs read the data file a client names, the eval envs the
+	// data directory it names, and the code envs' tests get 20 s (a loaded
+	// machine): an operator allows all three.
+	_, url := serve(t, remote.Config{AllowOptions: []string{"path", "data_dir"}, OptionCaps: map[string]float64{"timeout": 20}})
 	reg := builtin.Registry()
 	ids := make(chan string)
 	var wg sync.WaitGroup
