@@ -159,6 +159,23 @@ func Available() []Isolation {
 	return append([]Isolation(nil), detected.all...)
 }
 
+// Pick returns the available isolation whose Network is name, or the
+// strongest for "" and "auto": how an env's isolation option is read.
+func Pick(name string) (Isolation, error) {
+	all := Available()
+	if name == "" || name == "auto" {
+		return all[0], nil
+	}
+	var names []string
+	for _, iso := range all {
+		if iso.Network == name {
+			return iso, nil
+		}
+		names = append(names, iso.Network)
+	}
+	return Isolation{}, fmt.Errorf("isolation %q is not available on this machine (available: auto, %s)", name, strings.Join(names, ", "))
+}
+
 // available probes the machine (uncached) and returns every isolation that
 // works here, strongest first; the last one has no namespaces.
 func available() []Isolation {

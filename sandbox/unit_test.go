@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -107,4 +108,25 @@ func TestWorkDirNamesItsProcess(t *testing.T) {
 	res, err := Run(context.Background(), Spec{Cmd: []string{"pwd"}})
 	require.NoError(t, err)
 	assert.Contains(t, res.Dir, fmt.Sprintf("gemgo-sandbox-%d-", os.Getpid()))
+}
+
+// Pick reads an isolation option: "" and "auto" give the strongest
+// available, a name its isolation, an unknown name an error listing what
+// is available.
+func TestPick(t *testing.T) {
+	all := Available()
+	for _, name := range []string{"", "auto"} {
+		iso, err := Pick(name)
+		if err != nil || iso.Network != all[0].Network {
+			t.Fatalf("Pick(%q) = %v, %v; want the strongest, %s", name, iso.Network, err, all[0].Network)
+		}
+	}
+	last := all[len(all)-1]
+	if iso, err := Pick(last.Network); err != nil || iso.Network != last.Network {
+		t.Fatalf("Pick(%q) = %v, %v", last.Network, iso.Network, err)
+	}
+	_, err := Pick("nonesuch")
+	if err == nil || !strings.Contains(err.Error(), `isolation "nonesuch" is not available on this machine (available: auto, `+all[0].Network) {
+		t.Fatalf("Pick(nonesuch): %v", err)
+	}
 }

@@ -111,9 +111,9 @@ func New(problems []Problem, cfg Config) (*Env, error) {
 			return nil, fmt.Errorf("code: problem %s has no tests", p.ID)
 		}
 	}
-	iso, err := pickIsolation(cfg.Isolation)
+	iso, err := sandbox.Pick(cfg.Isolation)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("code: %w", err)
 	}
 	// The interpreter is one the sandbox can start (the default python3
 	// falls back to one it can): one it cannot start fails every solution
@@ -143,22 +143,6 @@ func New(problems []Problem, cfg Config) (*Env, error) {
 		},
 		iso: iso.String() + "; " + note,
 	}, nil
-}
-
-// pickIsolation returns the isolation named (see Config.Isolation).
-func pickIsolation(name string) (sandbox.Isolation, error) {
-	all := sandbox.Available()
-	if name == "" || name == "auto" {
-		return all[0], nil
-	}
-	var names []string
-	for _, iso := range all {
-		if iso.Network == name {
-			return iso, nil
-		}
-		names = append(names, iso.Network)
-	}
-	return sandbox.Isolation{}, fmt.Errorf("code: isolation %q is not available on this machine (available: auto, %s)", name, strings.Join(names, ", "))
 }
 
 // Problems returns the env's problem set (not a copy: do not modify it).

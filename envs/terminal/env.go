@@ -71,9 +71,9 @@ func New(tasks []*Task, cfg Config) (*Env, error) {
 	if cfg.Python == "" {
 		cfg.Python = sandbox.DefaultPython
 	}
-	iso, err := pickIsolation(cfg.Isolation)
+	iso, err := sandbox.Pick(cfg.Isolation)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("terminal: %w", err)
 	}
 	if err := iso.CanRun("bash"); err != nil {
 		return nil, fmt.Errorf("terminal: commands run in bash: %w", err)
@@ -117,22 +117,6 @@ func pytestPython(name string, iso sandbox.Isolation) (py, note string, err erro
 		}
 	}
 	return "", "", fmt.Errorf("terminal: %s: %w", py, errNoPytest)
-}
-
-// pickIsolation returns the isolation named (see Config.Isolation).
-func pickIsolation(name string) (sandbox.Isolation, error) {
-	all := sandbox.Available()
-	if name == "" || name == "auto" {
-		return all[0], nil
-	}
-	var names []string
-	for _, iso := range all {
-		if iso.Network == name {
-			return iso, nil
-		}
-		names = append(names, iso.Network)
-	}
-	return sandbox.Isolation{}, fmt.Errorf("terminal: isolation %q is not available on this machine (available: auto, %s)", name, strings.Join(names, ", "))
 }
 
 // Tasks returns the env's tasks (not a copy: do not modify them).
