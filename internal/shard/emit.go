@@ -3,7 +3,9 @@ package shard
 import (
 	"flag"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -24,6 +26,8 @@ type Job struct {
 	Image   string   // Kubernetes: the container image
 	Claim   string   // Kubernetes: the PersistentVolumeClaim of the shared storage
 	WorkDir string   // Kubernetes: the container's working directory
+	Program string   // Slurm: the binary the tasks exec (default Command[0], looked up on PATH)
+	Dir     string   // Slurm: the directory the tasks run in (--chdir), which relative paths are from
 }
 
 // EmitFlags are the flags of -emit.
@@ -34,6 +38,7 @@ type EmitFlags struct {
 	Time  *string
 	Image *string
 	Claim *string
+	Bin   *string
 }
 
 // AddEmitFlags registers -emit and its settings on fs.
@@ -45,6 +50,7 @@ func AddEmitFlags(fs *flag.FlagSet) EmitFlags {
 		Time:  fs.String("emit-time", "04:00:00", "with -emit: time limit per task (HH:MM:SS)"),
 		Image: fs.String("emit-image", "gemgo:latest", "with -emit k8s: the container image (gemgo's binaries on PATH, configs/ in /gemgo)"),
 		Claim: fs.String("emit-claim", "gemgo-runs", "with -emit k8s: the PersistentVolumeClaim mounted at the output directory"),
+		Bin:   fs.String("emit-bin", "", "with -emit slurm: the gemgo binary the tasks run (default: this program's own file; under go run, its name on PATH)"),
 	}
 }
 
@@ -59,6 +65,9 @@ func (f EmitFlags) Emit(job Job) (string, error) {
 	}
 	switch *f.Kind {
 	case "slurm":
+		if err := f.slurmPlaces(&job); err != nil {
+			return "", err
+		}
 		return Slurm(job), nil
 	case "k8s":
 		return K8s(job)
@@ -66,10 +75,66 @@ func (f EmitFlags) Emit(job Job) (string, error) {
 	return "", fmt.Errorf("-emit %q: want slurm or k8s", *f.Kind)
 }
 
+// slurmPlaces fills job's Program and Dir, when empty, from -emit-bin (or
+// this program's file) and the working directory, and makes the log
+// directory: Slurm opens a task's log before the script runs, and a task
+// whose log directory is missing fails at launch (exit 0:53) without a
+// line of output.
+func (f EmitFlags) slurmPlaces(job *Job) error {
+	if job.Program == "" {
+		prog, err := program(job.Command[0], *f.Bin)
+		if err != nil {
+			return err
+		}
+		job.Program = prog
+	}
+	if job.Dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return fmt.Errorf("-emit slurm: the working directory: %w", err)
+		}
+		job.Dir = wd
+	}
+	logs := filepath.Join(job.Out, "slurm")
+	if !filepath.IsAbs(logs) {
+		logs = filepath.Join(job.Dir, logs)
+	}
+	if err := os.MkdirAll(logs, 0o755); err != nil {
+		return fmt.Errorf("-emit slurm: the log directory: %w", err)
+	}
+	return nil
+}
+
+// program is the binary an sbatch task runs: bin made absolute when
+// given, else this program's file, except a temporary one of go run or
+// go test (under a go-build directory), which is gone when it exits:
+// then name, to be found on the tasks' PATH.
+func program(name, bin string) (string, error) {
+	if bin != "" {
+		abs, err := filepath.Abs(bin)
+		if err != nil {
+			return "", fmt.Errorf("-emit-bin %s: %w", bin, err)
+		}
+		if st, err := os.Stat(abs); err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
+			return "", fmt.Errorf("-emit-bin %s: not an executable file: build one with go build -o bin/ ./cmd/%s", bin, name)
+		}
+		return abs, nil
+	}
+	exe, err := os.Executable()
+	if err != nil || strings.Contains(exe, string(filepath.Separator)+"go-build") {
+		return name, nil
+	}
+	return exe, nil
+}
+
 // Slurm is an sbatch script that runs job as an array, task i as shard
 // i/Count; its comments give the merge and the resubmission lines.
 func Slurm(job Job) string {
-	cmd := quoteAll(job.Command)
+	prog := job.Program
+	if prog == "" {
+		prog = job.Command[0]
+	}
+	cmd := quoteAll(append([]string{prog}, job.Command[1:]...))
 	var b strings.Builder
 	w := func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
 	w("#!/bin/bash")
@@ -78,12 +143,18 @@ func Slurm(job Job) string {
 	w("#SBATCH --cpus-per-task=%d", job.CPUs)
 	w("#SBATCH --mem=%s", job.Mem)
 	w("#SBATCH --time=%s", job.Time)
+	if job.Dir != "" {
+		w("#SBATCH --chdir=%s", quote(job.Dir))
+	}
 	w("#SBATCH --output=%s", quote(path.Join(job.Out, "slurm", "%A_%a.log")))
 	w("# Task i runs shard i/%d into %s (shared storage).", job.Count, job.Out)
+	if !strings.Contains(prog, "/") {
+		w("# %s must be gemgo's on the tasks' PATH (or emit with -emit-bin FILE).", prog)
+	}
+	w("# The log directory must exist when sbatch runs (-emit made it).")
 	w("# When the array is done: %s -merge", cmd)
 	w("# The merge lists missing shards; resubmit them with: sbatch --array=LIST THIS_SCRIPT")
 	w("set -euo pipefail")
-	w("mkdir -p %s", quote(path.Join(job.Out, "slurm")))
 	w("export GOMAXPROCS=\"$SLURM_CPUS_PER_TASK\"")
 	w("exec %s -shards %d", cmd, job.Count)
 	return b.String()

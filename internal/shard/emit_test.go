@@ -2,6 +2,8 @@ package shard
 
 import (
 	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,8 +22,15 @@ func emitFlags(t *testing.T, kind string, args ...string) EmitFlags {
 
 var job = Job{Name: "gemgo-compare-tiny", Command: []string{"compare", "-config", "configs/compare_guess.yaml", "-out", "runs/my sweep"}, Count: 6, Out: "runs/my sweep"}
 
+// The script runs -emit-bin's file in the emit's directory, and -emit
+// made the log directory, which Slurm opens before the script runs.
 func TestSlurmScript(t *testing.T) {
-	got, err := emitFlags(t, "slurm", "-emit-cpus", "4", "-emit-mem", "8G", "-emit-time", "1-02:00:00").Emit(job)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "compare")
+	require.NoError(t, os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755))
+	j := job
+	j.Dir = dir
+	got, err := emitFlags(t, "slurm", "-emit-cpus", "4", "-emit-mem", "8G", "-emit-time", "1-02:00:00", "-emit-bin", bin).Emit(j)
 	require.NoError(t, err)
 	assert.Equal(t, `#!/bin/bash
 #SBATCH --job-name=gemgo-compare-tiny
@@ -29,15 +38,28 @@ func TestSlurmScript(t *testing.T) {
 #SBATCH --cpus-per-task=4
 #SBATCH --mem=8G
 #SBATCH --time=1-02:00:00
+#SBATCH --chdir=`+dir+`
 #SBATCH --output='runs/my sweep/slurm/%A_%a.log'
 # Task i runs shard i/6 into runs/my sweep (shared storage).
-# When the array is done: compare -config configs/compare_guess.yaml -out 'runs/my sweep' -merge
+# The log directory must exist when sbatch runs (-emit made it).
+# When the array is done: `+bin+` -config configs/compare_guess.yaml -out 'runs/my sweep' -merge
 # The merge lists missing shards; resubmit them with: sbatch --array=LIST THIS_SCRIPT
 set -euo pipefail
-mkdir -p 'runs/my sweep/slurm'
 export GOMAXPROCS="$SLURM_CPUS_PER_TASK"
-exec compare -config configs/compare_guess.yaml -out 'runs/my sweep' -shards 6
+exec `+bin+` -config configs/compare_guess.yaml -out 'runs/my sweep' -shards 6
 `, got)
+	assert.DirExists(t, filepath.Join(dir, "runs", "my sweep", "slurm"))
+
+	// Under go test (as under go run) this program's file is temporary:
+	// the tasks look the name up on PATH, and the script says so.
+	j.Dir = t.TempDir()
+	got, err = emitFlags(t, "slurm").Emit(j)
+	require.NoError(t, err)
+	assert.Contains(t, got, "\n# compare must be gemgo's on the tasks' PATH (or emit with -emit-bin FILE).\n")
+	assert.True(t, strings.HasSuffix(got, "\nexec compare -config configs/compare_guess.yaml -out 'runs/my sweep' -shards 6\n"), got)
+
+	_, err = emitFlags(t, "slurm", "-emit-bin", filepath.Join(dir, "nothing")).Emit(j)
+	assert.ErrorContains(t, err, "not an executable file: build one with go build -o bin/ ./cmd/compare")
 }
 
 // The manifest decodes strictly (no unknown field) into the batch/v1 Job
