@@ -63,8 +63,8 @@ exec `+bin+` -config configs/compare_guess.yaml -out 'runs/my sweep' -shards 6
 }
 
 // The manifest decodes strictly (no unknown field) into the batch/v1 Job
-// fields it sets. k8s.io/api is not a dependency of gemgo: JobManifest
-// names those fields as the API does, and this test checks the values.
+// fields it sets, as JobManifest names them; TestK8sJobDecodesIntoTheAPITypes
+// decodes it into k8s.io/api's own types.
 func TestK8sJob(t *testing.T) {
 	got, err := emitFlags(t, "k8s", "-emit-cpus", "2", "-emit-mem", "4G", "-emit-time", "02:30:00", "-emit-image", "ghcr.io/x/gemgo:1").Emit(job)
 	require.NoError(t, err)
