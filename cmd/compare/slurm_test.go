@@ -33,9 +33,9 @@ func TestSlurmArray(t *testing.T) {
 	}
 	start := time.Now()
 	phase := func(what string) { t.Logf("%s: %.1f s", what, time.Since(start).Seconds()); start = time.Now() }
+	dir := t.TempDir() // removed after the cluster stops (cleanups run last first)
 	c := slurmtest.Start(t)
 	phase("cluster up")
-	dir := t.TempDir()
 	path := filepath.Join(dir, "sweep.yaml")
 	require.NoError(t, os.WriteFile(path, []byte(twoArms), 0o644))
 	bin := filepath.Join(dir, "compare")

@@ -100,7 +100,10 @@ func Start(t testing.TB) *Cluster {
 		if c.Conf != "" {
 			c.cancelAll()
 		}
-		_ = stdin.Close() // the script stops the daemons when its input ends
+		// The script stops the daemons on SIGTERM, and when its input ends
+		// (as it does if the test process dies first).
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = stdin.Close()
 		select {
 		case <-exited:
 		case <-time.After(stopBound):
