@@ -1,0 +1,173 @@
+package remote_test
+
+import (
+	"context"
+	"io"
+	"net"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/builtin"
+	"github.com/gemgo/gemgo/envs/remote"
+	"github.com/gemgo/gemgo/envs/remote/client"
+)
+
+// switchProxy is a loopback TCP proxy that sends each new connection to
+// its current backend, as a balancer sends new sessions to a live replica.
+type switchProxy struct {
+	ln      net.Listener
+	backend atomic.Pointer[string]
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	conns   []net.Conn
+}
+
+func newSwitchProxy(t *testing.T, backend string) *switchProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	p := &switchProxy{ln: ln}
+	p.backend.Store(&backend)
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			b, err := net.DialTimeout("tcp", *p.backend.Load(), 5*time.Second)
+			if err != nil {
+				_ = c.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, c, b)
+			p.mu.Unlock()
+			p.wg.Add(2)
+			go p.pipe(c, b)
+			go p.pipe(b, c)
+		}
+	}()
+	t.Cleanup(func() {
+		_ = ln.Close()
+		p.mu.Lock()
+		for _, c := range p.conns {
+			_ = c.Close()
+		}
+		p.mu.Unlock()
+		p.wg.Wait()
+	})
+	return p
+}
+
+func (p *switchProxy) pipe(dst, src net.Conn) {
+	defer p.wg.Done()
+	_, _ = io.Copy(dst, src)
+	_ = dst.Close()
+	_ = src.Close()
+}
+
+func (p *switchProxy) url() string { return "ws://" + p.ln.Addr().String() }
+
+// stopServer drains srv as cmd/envserver's SIGTERM does: every session is
+// closed with status 1001.
+func stopServer(t *testing.T, srv *remote.Server) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	require.NoError(t, srv.Shutdown(ctx))
+}
+
+// A session whose server goes away mid-episode reconnects through the
+// proxy to another server, replays the episode (its seed and actions)
+// and goes on: the whole episode, random actions included, equals the
+// same episode in-process, and the session was opened again once.
+func TestReconnectReplaysTheEpisode(t *testing.T) {
+	srvA, urlA := serve(t, remote.Config{})
+	_, urlB := serve(t, remote.Config{})
+	proxy := newSwitchProxy(t, urlA[len("ws://"):])
+
+	type turn struct {
+		action string
+		step   envs.Step
+	}
+	play := func(env envs.Env, seed uint64, cut func(i int)) (string, []turn) {
+		t.Helper()
+		sampler, ok := envs.SamplerOf(env)
+		require.True(t, ok)
+		rng := newRand(seed)
+		obs, _, err := env.Reset(seed)
+		require.NoError(t, err)
+		var turns []turn
+		for i := 0; i < 50; i++ {
+			cut(i)
+			a := sampler.SampleAction(rng)
+			require.NotEmpty(t, a, "turn %d", i)
+			st, err := env.Step(a)
+			require.NoError(t, err, "turn %d", i)
+			turns = append(turns, turn{a, st})
+			if st.Done() {
+				break
+			}
+		}
+		return obs, turns
+	}
+	local, err := builtin.Registry().Make(guessID)
+	require.NoError(t, err)
+	wantObs, want := play(local, 7, func(int) {})
+	require.Greater(t, len(want), 3, "the episode is long enough to cut in its middle")
+
+	far, err := client.Dial(context.Background(), proxy.url(), guessID)
+	require.NoError(t, err)
+	defer envs.Close(far)
+	gotObs, got := play(far, 7, func(i int) {
+		if i == 2 { // two steps played on A: new sessions go to B, A goes away
+			b := urlB[len("ws://"):]
+			proxy.backend.Store(&b)
+			stopServer(t, srvA)
+		}
+	})
+	assert.Equal(t, wantObs, gotObs)
+	assert.Equal(t, want, got)
+	assert.Equal(t, 1, far.(interface{ Reconnects() int }).Reconnects())
+}
+
+// A replay that differs from the first play (the new server makes another
+// env) fails with an error that says so, and a Dialer with reconnecting
+// off fails at the first broken connection.
+func TestReconnectRefusesADifferentReplay(t *testing.T) {
+	srvA, urlA := serve(t, remote.Config{DefaultID: guessID})
+	_, urlB := serve(t, remote.Config{DefaultID: "game:GuessTheNumber-v0-easy"})
+	proxy := newSwitchProxy(t, urlA[len("ws://"):])
+	far, err := client.Dial(context.Background(), proxy.url(), "") // the server's default env
+	require.NoError(t, err)
+	defer envs.Close(far)
+	off, err := (&client.Dialer{Reconnect: -1}).Dial(context.Background(), proxy.url(), guessID)
+	require.NoError(t, err)
+	defer envs.Close(off)
+	_, _, err = far.Reset(3)
+	require.NoError(t, err)
+	_, _, err = off.Reset(3)
+	require.NoError(t, err)
+
+	b := urlB[len("ws://"):]
+	proxy.backend.Store(&b)
+	stopServer(t, srvA)
+	_, err = far.Step(envs.Boxed("50"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "replaying the episode (seed 3) on a new session: the reset's observation differs from the first play")
+	_, err = far.Step(envs.Boxed("50"))
+	require.Error(t, err, "a failed replay stays failed")
+
+	_, err = off.Step(envs.Boxed("50"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "status 1001")
+	assert.Zero(t, off.(interface{ Reconnects() int }).Reconnects())
+}
