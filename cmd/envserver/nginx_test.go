@@ -43,7 +43,8 @@ const asMain = "GEMGO_TEST_ENVSERVER_MAIN"
 type replica struct {
 	cmd    *exec.Cmd
 	addr   string
-	exited chan error
+	exited chan struct{} // closed when it has exited, with err
+	err    error
 	mu     sync.Mutex
 	stderr strings.Builder
 }
@@ -66,7 +67,7 @@ func startReplica(t *testing.T, args ...string) *replica {
 	pipe, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
-	r := &replica{cmd: cmd, exited: make(chan error, 1)}
+	r := &replica{cmd: cmd, exited: make(chan struct{})}
 	addr := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(pipe)
@@ -79,7 +80,8 @@ func startReplica(t *testing.T, args ...string) *replica {
 			}
 		}
 		_, _ = io.Copy(io.Discard, pipe)
-		r.exited <- cmd.Wait()
+		r.err = cmd.Wait()
+		close(r.exited)
 	}()
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill() // a no-op error once it has exited
@@ -90,8 +92,8 @@ func startReplica(t *testing.T, args ...string) *replica {
 	})
 	select {
 	case r.addr = <-addr:
-	case err := <-r.exited:
-		t.Fatalf("envserver exited before listening: %v\n%s", err, r.log())
+	case <-r.exited:
+		t.Fatalf("envserver exited before listening: %v\n%s", r.err, r.log())
 	case <-time.After(30 * time.Second):
 		t.Fatalf("envserver did not listen within 30 s\n%s", r.log())
 	}
@@ -235,8 +237,8 @@ func TestReplicasBehindNginx(t *testing.T) {
 	finished := time.Now()
 
 	select {
-	case err := <-victim.exited:
-		assert.NoError(t, err, "a drained replica exits 0\n%s", victim.log())
+	case <-victim.exited:
+		assert.NoError(t, victim.err, "a drained replica exits 0\n%s", victim.log())
 	case <-ctx.Done():
 		t.Fatalf("the stopped replica did not exit\n%s", victim.log())
 	}
