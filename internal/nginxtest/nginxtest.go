@@ -60,8 +60,9 @@ func Config(dir, listen string, upstreams []string, runAs string) string {
             proxy_read_timeout 3600s;
             proxy_send_timeout 3600s;
             proxy_connect_timeout 5s;
-            # A new session that finds a replica gone or draining
-            # (503 on /health) tries the next one.
+            # A connection refused (a replica gone) or a 503 (a draining
+            # replica's /health, /reset) tries the next replica; a session
+            # that a draining replica refuses is retried by the client.
             proxy_next_upstream error timeout http_502 http_503;
         }
     }
