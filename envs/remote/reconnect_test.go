@@ -76,13 +76,22 @@ func (p *switchProxy) pipe(dst, src net.Conn) {
 
 func (p *switchProxy) url() string { return "ws://" + p.ln.Addr().String() }
 
-// stopServer drains srv as cmd/envserver's SIGTERM does: every session is
-// closed with status 1001.
-func stopServer(t *testing.T, srv *remote.Server) {
+// stopServer starts draining srv as cmd/envserver's SIGTERM does (every
+// session is closed with status 1001) and returns a function that waits
+// until the drain is done. The drain waits for each client to answer its
+// close, which a client does at its next call.
+func stopServer(t *testing.T, srv *remote.Server) (wait func()) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	require.NoError(t, srv.Shutdown(ctx))
+	done := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		done <- srv.Shutdown(ctx)
+	}()
+	return func() {
+		t.Helper()
+		require.NoError(t, <-done)
+	}
 }
 
 // A session whose server goes away mid-episode reconnects through the
@@ -91,7 +100,8 @@ func stopServer(t *testing.T, srv *remote.Server) {
 // same episode in-process, and the session was opened again once.
 func TestReconnectReplaysTheEpisode(t *testing.T) {
 	srvA, urlA := serve(t, remote.Config{})
-	_, urlB := serve(t, remote.Config{})
+	srvB, urlB := serve(t, remote.Config{})
+	_, urlC := serve(t, remote.Config{})
 	proxy := newSwitchProxy(t, urlA[len("ws://"):])
 
 	type turn struct {
@@ -127,16 +137,29 @@ func TestReconnectReplaysTheEpisode(t *testing.T) {
 	far, err := client.Dial(context.Background(), proxy.url(), guessID)
 	require.NoError(t, err)
 	defer envs.Close(far)
+	var drainedA func()
 	gotObs, got := play(far, 7, func(i int) {
 		if i == 2 { // two steps played on A: new sessions go to B, A goes away
 			b := urlB[len("ws://"):]
 			proxy.backend.Store(&b)
-			stopServer(t, srvA)
+			drainedA = stopServer(t, srvA)
 		}
 	})
+	drainedA()
 	assert.Equal(t, wantObs, gotObs)
 	assert.Equal(t, want, got)
 	assert.Equal(t, 1, far.(interface{ Reconnects() int }).Reconnects())
+
+	// Between episodes: the next reset goes to C.
+	c := urlC[len("ws://"):]
+	proxy.backend.Store(&c)
+	drainedB := stopServer(t, srvB)
+	wantObs, want = play(local, 8, func(int) {})
+	gotObs, got = play(far, 8, func(int) {})
+	drainedB()
+	assert.Equal(t, wantObs, gotObs)
+	assert.Equal(t, want, got)
+	assert.Equal(t, 2, far.(interface{ Reconnects() int }).Reconnects())
 }
 
 // A replay that differs from the first play (the new server makes another
@@ -159,7 +182,7 @@ func TestReconnectRefusesADifferentReplay(t *testing.T) {
 
 	b := urlB[len("ws://"):]
 	proxy.backend.Store(&b)
-	stopServer(t, srvA)
+	drained := stopServer(t, srvA)
 	_, err = far.Step(envs.Boxed("50"))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "replaying the episode (seed 3) on a new session: the reset's observation differs from the first play")
@@ -170,4 +193,5 @@ func TestReconnectRefusesADifferentReplay(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "status 1001")
 	assert.Zero(t, off.(interface{ Reconnects() int }).Reconnects())
+	drained()
 }

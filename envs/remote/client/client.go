@@ -150,9 +150,10 @@ func (e *Env) Step(action string) (envs.Step, error) {
 	if err != nil {
 		return envs.Step{}, err
 	}
-	if e.ep.started {
+	if e.ep.started && !e.ep.done {
 		e.ep.actions = append(e.ep.actions, action)
 		e.ep.digests = append(e.ep.digests, o.digest())
+		e.ep.done = o.terminated || o.truncated
 	}
 	return envs.Step{Obs: o.text, Reward: o.reward, Terminated: o.terminated, Truncated: o.truncated, Info: o.info}, nil
 }
@@ -230,7 +231,8 @@ func (e *Env) sample(r *rand.Rand, drawn *[]uint64) string {
 	for n := 0; ; n++ {
 		typ, raw, err := e.receive()
 		if err != nil {
-			e.broken = fmt.Errorf("remote env %s: sample: %w", e.id, err)
+			mendable := e.broken != nil && e.retryable // a broken connection, not an error the server sent
+			e.broken, e.retryable = fmt.Errorf("remote env %s: sample: %w", e.id, err), mendable
 			return ""
 		}
 		switch typ {

@@ -17,6 +17,7 @@ import (
 // each observation checks the replay.
 type episode struct {
 	started bool
+	done    bool // it has ended: a new session needs no replay, the next call is a reset
 	seed    uint64
 	actions []string
 	digests [][sha256.Size]byte // the reset's, then each step's
@@ -65,7 +66,7 @@ func (e *Env) reconnect(n int) error {
 		return err
 	}
 	e.reconnects++
-	if !e.ep.started {
+	if !e.ep.started || e.ep.done {
 		return nil
 	}
 	check := func(i int, o observation, err error) error {
