@@ -1,14 +1,17 @@
 package remote_test
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -194,4 +197,92 @@ func TestReconnectRefusesADifferentReplay(t *testing.T) {
 	assert.Contains(t, err.Error(), "status 1001")
 	assert.Zero(t, off.(interface{ Reconnects() int }).Reconnects())
 	drained()
+}
+
+// cuttingProxy relays WebSocket messages between a client and the server
+// at backend, and drops both connections, once, instead of relaying the
+// server message that cut picks.
+func cuttingProxy(t *testing.T, backend string, cut func(msg []byte) bool) string {
+	t.Helper()
+	var cutOnce sync.Once
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		b, _, err := websocket.Dial(ctx, backend+"/ws", nil)
+		if err != nil {
+			return
+		}
+		defer b.CloseNow()
+		go func() {
+			defer cancel()
+			for {
+				typ, m, err := c.Read(ctx)
+				if err != nil || b.Write(ctx, typ, m) != nil {
+					return
+				}
+			}
+		}()
+		for {
+			typ, m, err := b.Read(ctx)
+			if err != nil {
+				return
+			}
+			dropped := false
+			if cut(m) {
+				cutOnce.Do(func() { dropped = true })
+			}
+			if dropped || c.Write(ctx, typ, m) != nil {
+				return
+			}
+		}
+	})
+	return "ws://" + newLoopback(t, h)
+}
+
+// A connection dropped in the middle of a SampleAction, after the client
+// has given the server its random numbers: the draw is made again on the
+// new session with the same numbers, so the caller's RNG advances once,
+// as without the cut, and the episode equals in-process play.
+func TestReconnectMidSample(t *testing.T) {
+	_, url := serve(t, remote.Config{})
+	actions := 0
+	proxy := cuttingProxy(t, url, func(m []byte) bool {
+		if bytes.Contains(m, []byte(`"type":"action"`)) {
+			actions++
+			return actions == 3 // the third sample's answer
+		}
+		return false
+	})
+	play := func(env envs.Env) []envs.Step {
+		t.Helper()
+		sampler, ok := envs.SamplerOf(env)
+		require.True(t, ok)
+		rng := newRand(11)
+		_, _, err := env.Reset(11)
+		require.NoError(t, err)
+		var steps []envs.Step
+		for i := 0; i < 50; i++ {
+			st, err := env.Step(sampler.SampleAction(rng))
+			require.NoError(t, err)
+			steps = append(steps, st)
+			if st.Done() {
+				break
+			}
+		}
+		return steps
+	}
+	local, err := builtin.Registry().Make(guessID)
+	require.NoError(t, err)
+	want := play(local)
+	require.Greater(t, len(want), 3)
+	far, err := client.Dial(context.Background(), proxy, guessID)
+	require.NoError(t, err)
+	defer envs.Close(far)
+	assert.Equal(t, want, play(far))
+	assert.Equal(t, 1, far.(interface{ Reconnects() int }).Reconnects())
 }
