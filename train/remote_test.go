@@ -150,6 +150,9 @@ func TestRemoteConfig(t *testing.T) {
 	assert.Equal(t, Remotes{"ws://a:1", "ws://b:2"}, cfg.Env.Remote)
 	require.NoError(t, cfg.Set("env.remote=ws://c:3"))
 	assert.Equal(t, Remotes{"ws://c:3"}, cfg.Env.Remote)
+	err = cfg.Set("env.remote={a: 1}")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `override env.remote: value "{a: 1}" is not a valid env server address (ws://host:port) or list of them`)
 
 	cfg.Env.Remote = Remotes{"ws://a:1", "b:2"}
 	err = cfg.Validate()
