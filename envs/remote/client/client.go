@@ -73,7 +73,9 @@ const DefaultReconnect = 5
 // process: when it ends (a run's Ctrl-C), the exchange in progress returns
 // at once with an error wrapping ctx's, the connection is dropped, and
 // every later call fails. Each exchange is also bounded by
-// Dialer.Timeout, and the connection by Dialer.DialTimeout.
+// Dialer.Timeout, and the connection by Dialer.DialTimeout. A call whose
+// connection breaks opens a new session at rawURL and replays the
+// episode there first (Dialer.Reconnect).
 func Dial(ctx context.Context, rawURL, id string, opts ...envs.Option) (envs.Env, error) {
 	var d Dialer
 	return d.Dial(ctx, rawURL, id, opts...)
