@@ -41,7 +41,7 @@ type EnvConfig struct {
 	History     string       `yaml:"history"`         // "none", "observations" or "actions": what earlier turns the policy sees
 	HistoryKeep int          `yaml:"history_keep"`    // keep only the last N turns of history; 0 keeps all
 	NumEnvs     int          `yaml:"num_envs"`        // env slots played at once (one batched policy call per tick)
-	Remote      string       `yaml:"remote"`          // env server address (ws://host:port of cmd/envserver); "" plays the env in-process
+	Remote      Remotes      `yaml:"remote"`          // env server address (ws://host:port of cmd/envserver), or a list of them that the envs are spread over; none plays the env in-process
 	Tools       []tools.Spec `yaml:"tools,omitempty"` // tools the env is wrapped with, e.g. [{name: python, max_uses: 5}] (docs/tools.md)
 }
 
@@ -58,6 +58,49 @@ func (o *EnvOptions) UnmarshalYAML(n *yaml.Node) error {
 	}
 	*o = m
 	return nil
+}
+
+// Remotes are env server addresses. In YAML one is a string (remote:
+// ws://127.0.0.1:8000) and several a list (remote: [ws://a:8000,
+// ws://b:8000]); the run's envs are made on them in turn (envFactory),
+// so its slots are spread evenly, the same way on every run. A balancer
+// in front of replicas is one address.
+type Remotes []string
+
+// UnmarshalYAML decodes one address or a list of them; "" is none.
+func (r *Remotes) UnmarshalYAML(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		var s string
+		if err := n.Decode(&s); err != nil {
+			return err
+		}
+		*r = nil
+		if s != "" {
+			*r = Remotes{s}
+		}
+		return nil
+	case yaml.SequenceNode:
+		var list []string
+		if err := n.Decode(&list); err != nil {
+			return err
+		}
+		*r = list
+		return nil
+	}
+	return fmt.Errorf("line %d: env.remote: want an env server address (ws://host:port) or a list of them", n.Line)
+}
+
+// MarshalYAML writes none as "", one address as a string and several as
+// a list, as they are read.
+func (r Remotes) MarshalYAML() (any, error) {
+	switch len(r) {
+	case 0:
+		return "", nil
+	case 1:
+		return r[0], nil
+	}
+	return []string(r), nil
 }
 
 // TokenizerConfig says how the vocabulary is built from env text.
@@ -262,9 +305,13 @@ func (c *Config) Validate() error {
 	default:
 		bad("env.history = %q: allowed none, observations, actions", c.Env.History)
 	}
-	if c.Env.Remote != "" {
-		if err := client.ValidateURL(c.Env.Remote); err != nil {
-			bad("env.remote = %q: %v", c.Env.Remote, err)
+	for i, u := range c.Env.Remote {
+		if err := client.ValidateURL(u); err != nil {
+			if len(c.Env.Remote) == 1 {
+				bad("env.remote = %q: %v", u, err)
+			} else {
+				bad("env.remote (address %d of %d) = %q: %v", i+1, len(c.Env.Remote), u, err)
+			}
 		}
 	}
 	if c.Env.HistoryKeep < 0 {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/policy"
@@ -79,7 +80,7 @@ func Diagnose(ctx context.Context, cfg Config, reg *envs.Registry, ck *policy.Ch
 	if err := ck.Policy.Config.Diff(cfg.policyConfig(ck.Tokenizer.VocabSize())); err != nil {
 		return Diagnosis{}, fmt.Errorf("diagnose: the checkpoint's model differs from the config's: %w (give the config of the run that saved it)", err)
 	}
-	newEnv := envFactory(ctx, reg, cfg.EvalEnv())
+	newEnv := envFactory(ctx, reg, cfg.EvalEnv(), new(atomic.Uint64))
 	sc := cfg.Sample.SampleConfig
 	sc.EOS = ck.Tokenizer.EOS()
 	agent := &rollout.Agent{Tok: ck.Tokenizer, Sampler: policy.NewSampler(ck.Policy), Context: ck.Policy.Config.Context,

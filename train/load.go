@@ -362,6 +362,9 @@ func fieldByYAML(v reflect.Value, name string) (reflect.Value, bool) {
 }
 
 func describeKind(t reflect.Type) string {
+	if t == reflect.TypeFor[Remotes]() {
+		return "env server address (ws://host:port) or list of them, e.g. [ws://a:8000, ws://b:8000]"
+	}
 	switch t.Kind() {
 	case reflect.Int, reflect.Int64, reflect.Uint64:
 		return "whole number"

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/gemgo/gemgo/algo"
@@ -97,7 +98,8 @@ func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (_ R
 	if err := cfg.Validate(); err != nil {
 		return Result{Dir: opts.Dir}, err
 	}
-	r := &runner{cfg: cfg, dir: opts.Dir, obs: opts.Observer, newEnv: envFactory(ctx, reg, cfg.Env), newEvalEnv: envFactory(ctx, reg, cfg.EvalEnv()), start: time.Now()}
+	var made atomic.Uint64 // envs made: they take env.remote's servers in turn
+	r := &runner{cfg: cfg, dir: opts.Dir, obs: opts.Observer, newEnv: envFactory(ctx, reg, cfg.Env, &made), newEvalEnv: envFactory(ctx, reg, cfg.EvalEnv(), &made), start: time.Now()}
 	if r.obs == nil {
 		r.obs = nopObserver{}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"sync/atomic"
 
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/envbuild"
@@ -14,11 +15,19 @@ import (
 // envFactory returns a function that makes the configured env with
 // envbuild.Make: in-process or, with env.remote, on an env server (under
 // ctx, so that a run's Ctrl-C ends a wait on a silent server), wrapped in
-// env.tools and then in the history wrapper.
-func envFactory(ctx context.Context, reg *envs.Registry, ec EnvConfig) func() (envs.Env, error) {
+// env.tools and then in the history wrapper. With several servers the
+// k-th env (from 0) that the factories sharing made make plays on server
+// k mod n: a run makes its envs one after another in a fixed order (the
+// probe, random play, the rollout slots in slot order, each evaluation's),
+// so the slots are spread evenly and the same way on every run.
+func envFactory(ctx context.Context, reg *envs.Registry, ec EnvConfig, made *atomic.Uint64) func() (envs.Env, error) {
 	return func() (envs.Env, error) {
+		var remote string
+		if n := uint64(len(ec.Remote)); n > 0 {
+			remote = ec.Remote[(made.Add(1)-1)%n]
+		}
 		return envbuild.Make(ctx, reg, envbuild.Config{
-			ID: ec.ID, Remote: ec.Remote, Options: envs.FromMap(ec.Options), // fresh options for each env
+			ID: ec.ID, Remote: remote, Options: envs.FromMap(ec.Options), // fresh options for each env
 			Tools: ec.Tools, History: ec.History, HistoryKeep: ec.HistoryKeep,
 		})
 	}

@@ -29,7 +29,7 @@ const stallBound = 10 * time.Second
 // stops when cancelled (Ctrl-C), and makes no run directory.
 func TestRunStopsWhenRemoteIsSilent(t *testing.T) {
 	cfg := tinyConfig("rebn")
-	cfg.Env.Remote = "ws://" + stalltest.Silent(t)
+	cfg.Env.Remote = Remotes{"ws://" + stalltest.Silent(t)}
 	dir := filepath.Join(t.TempDir(), "run")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -72,7 +72,7 @@ func TestRunStopsWhenRemoteStallsMidRun(t *testing.T) {
 
 	cfg := tinyConfig("rebn")
 	cfg.Iterations = 1000
-	cfg.Env.Remote = "ws://" + proxy.Addr()
+	cfg.Env.Remote = Remotes{"ws://" + proxy.Addr()}
 	dir := filepath.Join(t.TempDir(), "run")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -21,6 +21,11 @@
 // stop the code envs' warm interpreters are stopped and their work
 // directories removed.
 //
+// -emit k8s prints Kubernetes manifests that run the server, with the
+// other flags given, as -emit-replicas replicas: a Deployment whose pods
+// are ready while /health answers 200, and a Service in front of them
+// (docs/scale.md).
+//
 // SIGINT or SIGTERM drains the server: /health turns unhealthy, sessions
 // finish the message they are handling and are closed with status 1001,
 // and the process exits 0 (1 when -drain elapses first); a second signal

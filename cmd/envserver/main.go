@@ -39,7 +39,7 @@ type server struct {
 func (s server) run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	ready := s.ready
 	fs := flag.NewFlagSet("envserver", flag.ContinueOnError)
-	cli.SetUsage(fs, "usage: envserver [-addr HOST:PORT] [-env ID] [-tools python,search] [flags]")
+	cli.SetUsage(fs, "usage: envserver [-addr HOST:PORT] [-env ID] [-tools python,search] [-emit k8s] [flags]")
 	addr := fs.String("addr", "127.0.0.1:8000", "listen address (host:port; :8000 listens on every interface)")
 	envID := fs.String("env", "", "default env id for sessions that name none (go run ./cmd/play -list prints the ids)")
 	maxSessions := fs.Int("max-sessions", remote.DefaultMaxSessions, "most WebSocket sessions at once; more are answered CAPACITY_REACHED")
@@ -52,6 +52,7 @@ func (s server) run(ctx context.Context, args []string, stdout, stderr io.Writer
 	bodyTimeout := fs.Duration("body-timeout", httpserve.DefaultBodyTimeout, "time a client has to send an HTTP request body (/reset, /step); a slower one gets 408")
 	toolList := fs.String("tools", "", "tool kinds clients may wrap their env with in the reset data, comma-separated: python,search (python runs the model's code, sandboxed, on this machine); empty serves none")
 	allowList := fs.String("allow-option", "", "env options clients may set though their env keeps them for the operator, comma-separated (path, word_file, clue_file name files on this machine; python names a program it runs; isolation, fresh_process change the code sandbox); empty allows none")
+	emit := addEmitFlags(fs)
 	capList := fs.String("option-cap", "", "caps of resource options for clients, comma-separated name=value, e.g. timeout=30,memory_mb=2048 (defaults: code envs' timeout 10 s, memory_mb 1024, output_kb 1024, concurrency 4, max_tests 50); a larger value is refused")
 	if code, ok := cli.ParseFlags(fs, args, stdout, stderr); !ok {
 		return code
@@ -85,6 +86,15 @@ func (s server) run(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err != nil {
 		fmt.Fprintf(stderr, "envserver: -env: %v\n", err)
 		return cli.ExitUsage
+	}
+	if *emit.kind != "" {
+		text, err := emit.manifests(fs, *drain)
+		if err != nil {
+			fmt.Fprintf(stderr, "envserver: %v\n", err)
+			return cli.ExitUsage
+		}
+		fmt.Fprint(stdout, text)
+		return cli.ExitOK
 	}
 	if len(toolKinds) > 0 {
 		fmt.Fprintf(stderr, "envserver: serving %s tools: clients' tool calls run on this machine\n", strings.Join(toolKinds, ", "))

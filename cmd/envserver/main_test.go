@@ -78,7 +78,9 @@ func TestServeAndDrain(t *testing.T) {
 	}
 	_, err = env.Step(`\boxed{3}`)
 	require.Error(t, err, "the session was closed by the drain")
-	assert.True(t, strings.Contains(err.Error(), "1001") || strings.Contains(err.Error(), "closed"), err.Error())
+	// The client reconnects after a drain's close (status 1001), and
+	// with no server left it gives up.
+	assert.Contains(t, err.Error(), "after 5 reconnects")
 	assert.Contains(t, stderr.String(), "envserver: stopped")
 }
 

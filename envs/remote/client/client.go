@@ -2,16 +2,13 @@ package client
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"math/rand/v2"
 	"net/http"
-	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/coder/websocket"
@@ -46,7 +43,18 @@ type Dialer struct {
 	// in-process. "" asks for none.
 	History     string
 	HistoryKeep int
+	// Reconnect is how many times in a row a call whose connection broke
+	// (the server went away or restarts, a proxy dropped the connection)
+	// opens a new session and replays the episode before the call fails:
+	// 0 means DefaultReconnect, a negative value none. An episode is its
+	// seed and its actions, so the new session (through a balancer, on
+	// another replica) is reset with the seed and sent the actions again,
+	// each observation checked against the first play's (Env.Reconnects).
+	Reconnect int
 }
+
+// DefaultReconnect is Dialer.Reconnect's default.
+const DefaultReconnect = 5
 
 // Dial connects to the server at rawURL and makes the env id with opts
 // there, as Registry.Make would in-process. rawURL is the server's address
@@ -65,7 +73,9 @@ type Dialer struct {
 // process: when it ends (a run's Ctrl-C), the exchange in progress returns
 // at once with an error wrapping ctx's, the connection is dropped, and
 // every later call fails. Each exchange is also bounded by
-// Dialer.Timeout, and the connection by Dialer.DialTimeout.
+// Dialer.Timeout, and the connection by Dialer.DialTimeout. A call whose
+// connection breaks opens a new session at rawURL and replays the
+// episode there first (Dialer.Reconnect).
 func Dial(ctx context.Context, rawURL, id string, opts ...envs.Option) (envs.Env, error) {
 	var d Dialer
 	return d.Dial(ctx, rawURL, id, opts...)
@@ -77,75 +87,27 @@ func (d *Dialer) Dial(ctx context.Context, rawURL, id string, opts ...envs.Optio
 	if err != nil {
 		return nil, err
 	}
-	dialTimeout := d.DialTimeout
-	if dialTimeout <= 0 {
-		dialTimeout = 10 * time.Second
+	e := &Env{ctx: ctx, d: *d, id: id, url: u, formatErr: envs.RewardFormatError}
+	e.timeout = d.Timeout
+	if e.timeout <= 0 {
+		e.timeout = 60 * time.Second
 	}
-	dialCtx, cancel := context.WithTimeout(ctx, dialTimeout)
-	defer cancel()
-	conn, resp, err := websocket.Dial(dialCtx, u, &websocket.DialOptions{HTTPClient: d.HTTPClient})
-	if err != nil && resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
-		// The server refused the upgrade: its answer says why (an unknown
-		// env id in the route, say).
-		var refusal struct {
-			Detail string `json:"detail"`
-		}
-		if resp.Body != nil {
-			_ = json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(&refusal)
-			resp.Body.Close()
-		}
-		if refusal.Detail != "" {
-			return nil, fmt.Errorf("remote env %s: %s refused the session (HTTP %d): %s", id, u, resp.StatusCode, refusal.Detail)
-		}
-	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("remote env %s: connect to %s: %w", id, u, context.Cause(ctx))
-		}
-		if dialCtx.Err() != nil {
-			return nil, fmt.Errorf("remote env %s: connect to %s: no answer within %s (is cmd/envserver running there, and reachable?): %w", id, u, dialTimeout, err)
-		}
-		return nil, fmt.Errorf("remote env %s: connect to %s: %w (is cmd/envserver running there?)", id, u, err)
-	}
-	limit := d.ReadLimit
-	if limit <= 0 {
-		limit = 64 << 20
-	}
-	conn.SetReadLimit(limit)
-	timeout := d.Timeout
-	if timeout <= 0 {
-		timeout = 60 * time.Second
-	}
-	e := &Env{ctx: ctx, conn: conn, id: id, url: u, timeout: timeout, formatErr: envs.RewardFormatError}
 	options := map[string]any{}
 	for _, o := range opts {
 		options[o.Name] = o.Value
 	}
-	data := map[string]any{"options": options}
+	e.data = map[string]any{"options": options}
 	if len(d.Tools) > 0 {
-		data["tools"] = d.Tools
+		e.data["tools"] = d.Tools
 	}
 	if id != "" {
-		data["env_id"] = id
+		e.data["env_id"] = id
 	}
 	if d.History != "" || d.HistoryKeep != 0 {
-		data["history"], data["history_keep"] = d.History, d.HistoryKeep
+		e.data["history"], e.data["history_keep"] = d.History, d.HistoryKeep
 	}
-	typ, raw, err := e.roundTrip(wire.MsgDescribe, data)
-	if err == nil && typ != wire.MsgDescribe {
-		err = fmt.Errorf("remote env %s: the server answered describe with %q: is %s a gemgo env server?", id, typ, u)
-	}
-	var desc struct {
-		EnvID             string  `json:"env_id"`
-		Description       string  `json:"description"`
-		Sampler           bool    `json:"sampler"`
-		FormatErrorReward float64 `json:"format_error_reward"`
-	}
-	if err == nil {
-		err = json.Unmarshal(raw, &desc)
-	}
+	desc, err := e.open()
 	if err != nil {
-		conn.CloseNow()
 		return nil, err
 	}
 	e.id, e.desc, e.formatErr = desc.EnvID, desc.Description, desc.FormatErrorReward
@@ -155,84 +117,72 @@ func (d *Dialer) Dial(ctx context.Context, rawURL, id string, opts ...envs.Optio
 	return e, nil
 }
 
-// wsURL turns a server address into its WebSocket URL.
-func wsURL(raw string) (string, error) {
-	u, err := url.Parse(strings.TrimSpace(raw))
-	if err == nil && u.Host == "" {
-		err = errors.New("no host")
-	}
-	if err == nil {
-		switch u.Scheme {
-		case "ws", "wss":
-		case "http":
-			u.Scheme = "ws"
-		case "https":
-			u.Scheme = "wss"
-		default:
-			err = fmt.Errorf("scheme %q", u.Scheme)
-		}
-	}
-	if err != nil {
-		return "", fmt.Errorf("env server address %q: %v: want ws://host:port (or http://, https://, wss://), the address cmd/envserver listens on", raw, err)
-	}
-	u.Path = strings.TrimSuffix(u.Path, "/")
-	if !strings.HasSuffix(u.Path, "/ws") {
-		u.Path += "/ws"
-	}
-	u.RawPath = ""
-	return u.String(), nil
-}
-
-// ValidateURL checks that raw is an env server address that Dial accepts.
-func ValidateURL(raw string) error {
-	_, err := wsURL(raw)
-	return err
-}
-
 // Env is an env played on a server over one WebSocket session.
 type Env struct {
-	ctx       context.Context // Dial's: the session's lifetime
-	conn      *websocket.Conn
-	id, url   string
-	desc      string
-	formatErr float64
-	timeout   time.Duration
-	broken    error // a transport failure or a failed sample: every later call fails
+	ctx        context.Context // Dial's: the session's lifetime
+	d          Dialer          // Dial's settings, for reconnecting
+	data       map[string]any  // the describe message's data: the env, its options, tools, history
+	conn       *websocket.Conn
+	id, url    string
+	desc       string
+	formatErr  float64
+	timeout    time.Duration
+	broken     error   // a transport failure or a failed sample: every later call fails
+	retryable  bool    // broken is a broken connection that a reconnect may mend
+	ep         episode // the episode so far, to replay on a new session
+	reconnects int     // sessions opened again after a broken connection
 }
 
 var _ envs.Env = (*Env)(nil)
 
 // Reset starts an episode with seed on the server.
 func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
-	typ, raw, err := e.roundTrip(wire.MsgReset, map[string]any{"seed": seed})
+	o, err := retry(e, func() (observation, error) { return e.reset(seed) })
 	if err != nil {
+		e.ep = episode{}
 		return "", nil, err
 	}
-	o, err := e.observation(typ, raw)
-	if err != nil {
-		return "", nil, err
-	}
+	e.ep = episode{started: true, seed: seed, digests: [][sha256.Size]byte{o.digest()}}
 	return o.text, o.info, nil
 }
 
 // Step plays action on the server.
 func (e *Env) Step(action string) (envs.Step, error) {
+	o, err := retry(e, func() (observation, error) { return e.step(action) })
+	if err != nil {
+		return envs.Step{}, err
+	}
+	if e.ep.started && !e.ep.done {
+		e.ep.actions = append(e.ep.actions, action)
+		e.ep.digests = append(e.ep.digests, o.digest())
+		e.ep.done = o.terminated || o.truncated
+	}
+	return envs.Step{Obs: o.text, Reward: o.reward, Terminated: o.terminated, Truncated: o.truncated, Info: o.info}, nil
+}
+
+// reset and step are one exchange each, without reconnecting.
+func (e *Env) reset(seed uint64) (observation, error) {
+	typ, raw, err := e.roundTrip(wire.MsgReset, map[string]any{"seed": seed})
+	if err != nil {
+		return observation{}, err
+	}
+	return e.observation(typ, raw)
+}
+
+func (e *Env) step(action string) (observation, error) {
 	data := map[string]any{}
 	wire.PutText(data, "message", action)
 	typ, raw, err := e.roundTrip(wire.MsgStep, data)
 	if err != nil {
-		return envs.Step{}, err
+		return observation{}, err
 	}
-	o, err := e.observation(typ, raw)
-	if err != nil {
-		return envs.Step{}, err
-	}
-	return envs.Step{Obs: o.text, Reward: o.reward, Terminated: o.terminated, Truncated: o.truncated, Info: o.info}, nil
+	return e.observation(typ, raw)
 }
 
 // Close ends the session; the server closes its env.
 func (e *Env) Close() error {
 	broken := e.broken
+	e.retryable = false // a closed session stays closed
 	if e.broken == nil {
 		e.broken = fmt.Errorf("remote env %s: closed", e.id)
 	}
@@ -258,39 +208,57 @@ func (e *Env) Description() string { return e.desc }
 
 // SampleAction draws an action with the server env's SampleAction and r;
 // it returns "" when the exchange fails, and the next Reset or Step then
-// returns the error.
+// returns the error. A sample cut by a broken connection is drawn again
+// on the new session with the same random numbers, so r advances as it
+// would have without the break.
 func (e *Env) SampleAction(r *rand.Rand) string {
+	var drawn []uint64
+	a, _ := retry(e, func() (string, error) {
+		a := e.sample(r, &drawn)
+		return a, e.broken
+	})
+	return a
+}
+
+// sample is one draw on the session: the server's requests for random
+// numbers are answered from drawn first (a draw replayed after a
+// reconnect), then from r, each new number appended to drawn.
+func (e *Env) sample(r *rand.Rand, drawn *[]uint64) string {
 	if e.broken != nil {
 		return ""
 	}
 	if e.send(wire.MsgSample, map[string]any{}) != nil {
 		return ""
 	}
-	for {
+	for n := 0; ; n++ {
 		typ, raw, err := e.receive()
 		if err != nil {
-			e.broken = fmt.Errorf("remote env %s: sample: %w", e.id, err)
+			mendable := e.broken != nil && e.retryable // a broken connection, not an error the server sent
+			e.broken, e.retryable = fmt.Errorf("remote env %s: sample: %w", e.id, err), mendable
 			return ""
 		}
 		switch typ {
 		case wire.MsgRand:
-			if e.send(wire.MsgRand, map[string]any{"value": strconv.FormatUint(r.Uint64(), 10)}) != nil {
+			if n == len(*drawn) {
+				*drawn = append(*drawn, r.Uint64())
+			}
+			if e.send(wire.MsgRand, map[string]any{"value": strconv.FormatUint((*drawn)[n], 10)}) != nil {
 				return ""
 			}
 		case wire.MsgAction:
 			var m map[string]json.RawMessage
 			if err := json.Unmarshal(raw, &m); err != nil {
-				e.broken = fmt.Errorf("remote env %s: sample: %w", e.id, err)
+				e.fail(fmt.Errorf("remote env %s: sample: %w", e.id, err))
 				return ""
 			}
 			a, werr := wire.DecodeText(m, "message", wire.MsgAction)
 			if werr != nil {
-				e.broken = fmt.Errorf("remote env %s: sample: %w", e.id, werr)
+				e.fail(fmt.Errorf("remote env %s: sample: %w", e.id, werr))
 				return ""
 			}
 			return a
 		default:
-			e.broken = fmt.Errorf("remote env %s: sample: unexpected %q message", e.id, typ)
+			e.fail(fmt.Errorf("remote env %s: sample: unexpected %q message", e.id, typ))
 			return ""
 		}
 	}
@@ -310,7 +278,7 @@ func (e *Env) send(typ string, data any) error {
 		return e.broken
 	}
 	if err := e.ctx.Err(); err != nil {
-		e.broken = e.transport(e.ctx, typ, err)
+		e.breakConn(e.ctx, typ, err)
 		return e.broken
 	}
 	msg, err := wire.EncodeMessage(typ, data)
@@ -320,7 +288,7 @@ func (e *Env) send(typ string, data any) error {
 	ctx, cancel := context.WithTimeout(e.ctx, e.timeout)
 	defer cancel()
 	if err := e.conn.Write(ctx, websocket.MessageText, msg); err != nil {
-		e.broken = e.transport(ctx, typ, err)
+		e.breakConn(ctx, typ, err)
 		return e.broken
 	}
 	return nil
@@ -335,7 +303,7 @@ func (e *Env) receive() (string, json.RawMessage, error) {
 	defer cancel()
 	_, frame, err := e.conn.Read(ctx)
 	if err != nil {
-		e.broken = e.transport(ctx, "read", err)
+		e.breakConn(ctx, "read", err)
 		return "", nil, e.broken
 	}
 	var msg struct {
@@ -343,7 +311,7 @@ func (e *Env) receive() (string, json.RawMessage, error) {
 		Data json.RawMessage `json:"data"`
 	}
 	if err := json.Unmarshal(frame, &msg); err != nil {
-		e.broken = fmt.Errorf("remote env %s: the server sent a message that is not JSON: %w", e.id, err)
+		e.fail(fmt.Errorf("remote env %s: the server sent a message that is not JSON: %w", e.id, err))
 		return "", nil, e.broken
 	}
 	if msg.Type == wire.MsgError {
