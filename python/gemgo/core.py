@@ -158,6 +158,10 @@ class RemoteEnv(Env):
     def close(self):
         _conn.run(self._session.close())
 
+    async def aclose(self):
+        """close for asyncio code (await gemgo.on_loop(env.aclose()))."""
+        await self._session.close()
+
     def __repr__(self):
         return f"<gemgo.RemoteEnv {self.env_id} at {self._session.url}>"
 
