@@ -16,7 +16,8 @@ example uses its Actor:
 args needs GEM's example's fields: env_id, num_env, wrappers (names for
 get_wrapper_fns), async_env, gamma, seed, rollout_batch_size_per_device
 and max_model_len, plus PPOArgs' apply_chat_template and ignore_no_eos;
-gemgo_server (a ws:// URL) is read when present, else GEMGO_SERVER.
+gemgo_server (a ws:// URL) is read when present, else GEMGO_SERVER. Env i
+of actor k plays seeds from args.seed + 1000k + i on.
 
 The loop: each step() resets the vector env, plays every env with the
 policy's actions until at least rollout_batch_size_per_device transitions

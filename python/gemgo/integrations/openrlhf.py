@@ -122,6 +122,17 @@ class AgentInstance(AgentInstanceBase):
             self.env = None
         return result
 
+    def __del__(self):
+        # An executor that runs out of tokens drops its instance mid-episode:
+        # end the session on the package's loop instead of leaving it to the
+        # server's idle timeout.
+        env, lp = getattr(self, "env", None), _conn._loop
+        if env is not None and lp is not None and not lp.is_closed():
+            try:
+                lp.call_soon_threadsafe(lambda: lp.create_task(env.aclose()))
+            except RuntimeError:  # the interpreter is shutting down
+                pass
+
 
 class AgentExecutor(MultiTurnAgentExecutor):
     """OpenRLHF's multi-turn executor over AgentInstance."""
