@@ -214,5 +214,8 @@ func streamPackage(t *testing.T, py, url, script string, f func([]byte), args ..
 	if err := cmd.Wait(); err != nil {
 		return stderr.String(), fmt.Errorf("%s: %w", script, err)
 	}
+	ps := cmd.ProcessState
+	t.Logf("%s: %.1f CPU-seconds (user %.1f, system %.1f)", script, (ps.UserTime() + ps.SystemTime()).Seconds(),
+		ps.UserTime().Seconds(), ps.SystemTime().Seconds())
 	return stderr.String(), scanErr
 }
