@@ -60,10 +60,12 @@ class _Scalar(float):
 
 
 def _seed_of(label):
+    """The seed a dataset label names: a whole number >= 0, else None."""
     try:
-        return int(str(label).strip())
+        n = int(str(label).strip())
     except (TypeError, ValueError):
         return None
+    return n if n >= 0 else None
 
 
 class AgentInstance(AgentInstanceBase):
