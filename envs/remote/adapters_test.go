@@ -23,8 +23,8 @@ var adapterIDs = []string{"game:GuessTheNumber-v0-easy", "math:Arithmetic-v0"}
 // stand-ins of the frameworks' base classes (testdata/frameworks: only the
 // interface each adapter uses) on a loopback server, play exactly what the
 // env plays in-process: OpenRLHF's AgentInstance (through the multi-turn
-// executor: the prompt and each environment feedback are the ChatML
-// rendering of the env's observations, each step's reward and done
+// executor: the prompt and each environment feedback are the ChatML or
+// plain rendering of the env's observations, each step's reward and done
 // flag the env's), verl's GemgoAgentLoop (observations, step rewards,
 // reward_score the summed reward, the episode's end; the script checks the
 // response tokens, mask and cut-off at response_length) and Oat's
@@ -40,6 +40,7 @@ func TestPythonAdapters(t *testing.T) {
 		OpenRLHF []struct {
 			ID       string    `json:"id"`
 			Seed     uint64    `json:"seed"`
+			Template string    `json:"template"`
 			Prompt   string    `json:"prompt"`
 			Actions  []string  `json:"actions"`
 			Rewards  []float64 `json:"rewards"`
@@ -69,7 +70,7 @@ func TestPythonAdapters(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal(out, &res), "%s", out)
 	assert.Empty(t, res.Checks, "the script's own checks")
-	require.Len(t, res.OpenRLHF, 6*len(adapterIDs))
+	require.Len(t, res.OpenRLHF, 8*len(adapterIDs))
 	require.Len(t, res.Verl, 8*len(adapterIDs))
 	require.NotEmpty(t, res.Oat)
 
@@ -80,8 +81,15 @@ func TestPythonAdapters(t *testing.T) {
 		t.Cleanup(func() { _ = envs.Close(env) })
 		return env
 	}
-	// chatml is the adapter's ChatML rendering of an observation.
-	chatml := func(obs string, first, done bool) string {
+	// render is the adapter's text for an observation in its template:
+	// plain, or ChatML turns.
+	render := func(template, obs string, first, done bool) string {
+		if template == "plain" {
+			if first {
+				return obs
+			}
+			return "\n" + obs + "\n"
+		}
 		s := "<|im_start|>user\n" + obs + "<|im_end|>\n"
 		if !first {
 			s = "\n" + s
@@ -96,7 +104,7 @@ func TestPythonAdapters(t *testing.T) {
 		env := mk(ep.ID, "")
 		obs, _, err := env.Reset(ep.Seed)
 		require.NoError(t, err)
-		require.Equal(t, chatml(obs, true, false), ep.Prompt, "openrlhf %s seed %d: prompt", ep.ID, ep.Seed)
+		require.Equal(t, render(ep.Template, obs, true, false), ep.Prompt, "openrlhf %s seed %d: prompt", ep.ID, ep.Seed)
 		require.Len(t, ep.Rewards, len(ep.Actions))
 		for i, a := range ep.Actions {
 			st, err := env.Step(a)
@@ -104,7 +112,7 @@ func TestPythonAdapters(t *testing.T) {
 			what := []any{"openrlhf %s seed %d step %d", ep.ID, ep.Seed, i + 1}
 			require.Equal(t, st.Reward, ep.Rewards[i], what...)
 			require.Equal(t, st.Done(), ep.Done[i], what...)
-			require.Equal(t, chatml(st.Obs, false, st.Done()), ep.Feedback[i], what...)
+			require.Equal(t, render(ep.Template, st.Obs, false, st.Done()), ep.Feedback[i], what...)
 		}
 		require.True(t, ep.Done[len(ep.Done)-1], "openrlhf %s seed %d: played to the end", ep.ID, ep.Seed)
 	}

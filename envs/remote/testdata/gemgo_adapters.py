@@ -63,11 +63,12 @@ class CharTokenizer:
 TOK = CharTokenizer()
 
 
-async def run_openrlhf(url, env_id, seeds):
+async def run_openrlhf(url, env_id, seeds, template="chatml"):
     class Instance(gem_openrlhf.AgentInstance):
         server = url
 
     Instance.env_id = env_id
+    Instance.template = template
 
     class Executor(gem_openrlhf.MultiTurnAgentExecutor):
         def __init__(self):
@@ -91,7 +92,7 @@ async def run_openrlhf(url, env_id, seeds):
         check(abs(res["reward"] - sum(rewards)) < 1e-12, f"openrlhf {env_id} seed {seed}: summed reward")
         prompt = res["text"][:len(res["text"]) - sum(len(a) + len(s["environment_feedback"])
                                                      for a, s in zip(engine.actions, steps))]
-        out.append({"id": env_id, "seed": seed, "prompt": prompt, "actions": engine.actions, "rewards": rewards,
+        out.append({"id": env_id, "seed": seed, "template": template, "prompt": prompt, "actions": engine.actions, "rewards": rewards,
                     "feedback": [s["environment_feedback"] for s in steps], "done": [s["done"] for s in steps]})
     return out
 
@@ -200,6 +201,7 @@ async def main_async(url, seeds, ids):
     out = {"openrlhf": [], "verl": [], "oat": [], "checks": checks}
     for env_id in ids:
         out["openrlhf"] += await run_openrlhf(url, env_id, seeds)
+        out["openrlhf"] += await run_openrlhf(url, env_id, seeds[:2], "plain")
         out["verl"] += await run_verl(url, env_id, seeds, 10 ** 6)
         out["verl"] += await run_verl(url, env_id, seeds[:2], 40)  # cut off by response_length
     return out
