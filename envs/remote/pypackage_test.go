@@ -96,7 +96,7 @@ func replay(t *testing.T, env envs.Env, seed uint64, turns []pyTurn, what string
 }
 
 // Random play through the Python package (python/gemgo) equals in-process
-// play: for a game, a math and a qa id, each history mode (asked of the
+// play: for two games and a math id, each history mode (asked of the
 // server by make's history, or by the concat wrappers) and 20 seeds, the
 // package's observations, rewards and flags are envbuild.Make's with that
 // history. The vector env (make_vec, concat_with_action and
@@ -107,7 +107,10 @@ func replay(t *testing.T, env envs.Env, seed uint64, turns []pyTurn, what string
 func TestPythonPackageMatchesInProcess(t *testing.T) {
 	py := pythonWithWebsockets(t)
 	_, url := serve(t, remote.Config{})
-	ids := []string{"game:GuessTheNumber-v0-hard", "math:Arithmetic-v0", "qa:Fictional-v0-onehop", "game:Wordle-v0-easy", "logic:RuleTaker-v0-d1", "rg:gcd"}
+	// Every id in each history mode: TestPythonPackageEveryID. Here the
+	// wrappers and history_keep, on a game with short and one with long
+	// observations and a single-turn task.
+	ids := []string{"game:GuessTheNumber-v0-hard", "game:Wordle-v0-easy", "math:Arithmetic-v0"}
 	out := runPackage(t, py, url, "gemgo_transcripts.py", append([]string{url, "20"}, ids...)...)
 	var res struct {
 		Single []struct {
@@ -263,9 +266,76 @@ func TestPythonPackageErrors(t *testing.T) {
 		"step_before_reset": "GemgoError: EXECUTION_ERROR: step before reset",
 		"bad_action":        "TypeError: step: the action is a int: want the text of the agent's reply (a str)",
 		"vec_short":         "ValueError: step: 1 actions for 2 envs (a dict steps some)",
+		"bad_idx":           "ValueError: reset: idx=-1: want a whole number (the item, played as seed idx)",
+		"vec_reset_kw":      "TypeError: reset: unknown keywords env2_kwargs: want seed and env0_kwargs..env1_kwargs",
 	} {
 		assert.True(t, strings.HasPrefix(res[name], want), "%s: got %q, want it to start with %q", name, res[name], want)
 	}
 	assert.Contains(t, res["unknown_id"], "game:GuessTheNumber-v0-easy", "did you mean")
 	assert.Contains(t, res["bad_option"], "max_turns")
+}
+
+// The env loops of a GEM training script (testdata/gem_train_loop.py:
+// a make_vec collection loop, and an evaluation loop that resets envs to
+// dataset items with env{j}_kwargs {"idx": ...} and steps the envs still
+// playing by a dict of indices), with only GEM's import replaced, run
+// against the server; each evaluation episode replays in-process from seed
+// idx (gemgo's dataset envs play item seed mod n) with the same
+// observations, rewards and ends (the observation after an episode's last
+// step is the next episode's first, SAME_STEP, and is not compared).
+func TestPythonPackageRunsGEMTrainLoop(t *testing.T) {
+	py := pythonWithWebsockets(t)
+	if exec.Command(py, "-c", "import numpy").Run() != nil {
+		t.Skip("GEM's training loops use numpy arrays: apt-get install python3-numpy")
+	}
+	_, url := serve(t, remote.Config{})
+	out := runPackage(t, py, url, "gem_train_loop.py")
+	var res struct {
+		CollectedEpisodes int  `json:"collected_episodes"`
+		CollectedSteps    int  `json:"collected_steps"`
+		CollectedLastDone bool `json:"collected_last_done"`
+		Evals             []struct {
+			ID          string `json:"id"`
+			Wrappers    string `json:"wrappers"`
+			Idx         uint64 `json:"idx"`
+			Transitions []struct {
+				Obs     string  `json:"obs"`
+				Action  string  `json:"action"`
+				Reward  float64 `json:"reward"`
+				NextObs string  `json:"next_obs"`
+				Done    bool    `json:"done"`
+			} `json:"transitions"`
+		} `json:"evals"`
+	}
+	require.NoError(t, json.Unmarshal(lastLine(out), &res), "%s", out)
+	assert.GreaterOrEqual(t, res.CollectedSteps, 40)
+	assert.Positive(t, res.CollectedEpisodes)
+	assert.True(t, res.CollectedLastDone, "each collected episode ends at its last transition only")
+	require.Len(t, res.Evals, 20, "10 items of each of 2 ids")
+	reg := builtin.Registry()
+	for _, ep := range res.Evals {
+		history := ""
+		if ep.Wrappers == "concat_with_action" {
+			history = envs.HistoryActions
+		}
+		env, err := envbuild.Make(context.Background(), reg, envbuild.Config{ID: ep.ID, History: history})
+		require.NoError(t, err)
+		obs, _, err := env.Reset(ep.Idx)
+		require.NoError(t, err)
+		require.NotEmpty(t, ep.Transitions)
+		for i, tr := range ep.Transitions {
+			what := []any{"%s idx %d step %d", ep.ID, ep.Idx, i + 1}
+			require.Equal(t, obs, tr.Obs, what...)
+			st, err := env.Step(tr.Action)
+			require.NoError(t, err)
+			require.Equal(t, st.Reward, tr.Reward, what...)
+			require.Equal(t, st.Done(), tr.Done, what...)
+			if !st.Done() {
+				require.Equal(t, st.Obs, tr.NextObs, what...)
+			}
+			obs = st.Obs
+		}
+		require.True(t, ep.Transitions[len(ep.Transitions)-1].Done, "%s idx %d: played to the end", ep.ID, ep.Idx)
+		require.NoError(t, envs.Close(env))
+	}
 }

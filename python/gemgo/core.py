@@ -24,7 +24,7 @@ def next_seed(seed):
 class Env:
     """GEM's Env base: reset, step, sample_random_action, spawn, close."""
 
-    def reset(self, seed=None):
+    def reset(self, seed=None, **kwargs):
         raise NotImplementedError
 
     def step(self, action):
@@ -107,7 +107,13 @@ class RemoteEnv(Env):
             return next_seed(self.seed)
         return self._base_seed
 
-    async def areset(self, seed=None):
+    async def areset(self, seed=None, idx=None):
+        if idx is not None:
+            # GEM's dataset envs take reset(idx=k) for item k; gemgo's play
+            # item seed mod n, so item k is seed k (for any env: idx wins).
+            if not isinstance(idx, int) or idx < 0:
+                raise ValueError(f"reset: idx={idx!r}: want a whole number (the item, played as seed idx)")
+            seed = idx
         seed = self._pick_seed(seed)
         data = self._env_data()
         if seed is not None:
@@ -128,8 +134,8 @@ class RemoteEnv(Env):
         return (_conn.text_of(obs), d["reward"], obs["terminated"], obs["truncated"],
                 dict(obs.get("info") or {}))
 
-    def reset(self, seed=None):
-        return _conn.run(self.areset(seed))
+    def reset(self, seed=None, idx=None):
+        return _conn.run(self.areset(seed, idx))
 
     def step(self, action):
         return _conn.run(self.astep(action))
@@ -158,6 +164,10 @@ class RemoteEnv(Env):
     def close(self):
         _conn.run(self._session.close())
 
+    async def aclose(self):
+        """close for asyncio code (await gemgo.on_loop(env.aclose()))."""
+        await self._session.close()
+
     def __repr__(self):
         return f"<gemgo.RemoteEnv {self.env_id} at {self._session.url}>"
 
@@ -183,11 +193,11 @@ class EnvWrapper(Env):
     def _after_step(self, action, result):
         return result
 
-    def reset(self, seed=None):
-        return self._after_reset(*self.env.reset(seed))
+    def reset(self, seed=None, **kwargs):
+        return self._after_reset(*self.env.reset(seed, **kwargs))
 
-    async def areset(self, seed=None):
-        return self._after_reset(*(await self.env.areset(seed)))
+    async def areset(self, seed=None, **kwargs):
+        return self._after_reset(*(await self.env.areset(seed, **kwargs)))
 
     def step(self, action):
         return self._after_step(action, self.env.step(action))

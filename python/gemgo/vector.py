@@ -69,9 +69,15 @@ class VectorEnv(Env):
             return _conn.run(all_of())
         return [_conn.run(c) for c in coros]
 
-    def reset(self, seed=None):
+    def reset(self, seed=None, **kwargs):
         """Resets every env: seed=None plays each env's own next seed, an
-        int s gives env i seed s+i (as GEM), a list one seed per env."""
+        int s gives env i seed s+i (as GEM), a list one seed per env.
+        env{i}_kwargs (as GEM) are env i's reset keywords: {"idx": k} plays
+        item k of a dataset env (seed k)."""
+        per_env = [kwargs.pop(f"env{i}_kwargs", None) or {} for i in range(self.num_envs)]
+        if kwargs:
+            raise TypeError(f"reset: unknown keywords {', '.join(sorted(kwargs))}: want seed and "
+                            f"env0_kwargs..env{self.num_envs - 1}_kwargs")
         if seed is None:
             seeds = [None] * self.num_envs
         elif isinstance(seed, int):
@@ -80,7 +86,7 @@ class VectorEnv(Env):
             seeds = list(seed)
             if len(seeds) != self.num_envs:
                 raise ValueError(f"reset: {len(seeds)} seeds for {self.num_envs} envs")
-        out = self._gather([e.areset(s) for e, s in zip(self.envs, seeds)])
+        out = self._gather([e.areset(s, **kw) for e, s, kw in zip(self.envs, seeds, per_env)])
         return [o for o, _ in out], [i for _, i in out]
 
     @staticmethod

@@ -16,6 +16,8 @@ cases = {
     "step_before_reset": lambda: gem.make("game:GuessTheNumber-v0-easy").step("\\boxed{3}"),
     "bad_action": lambda: gem.make("game:GuessTheNumber-v0-easy").step(3),
     "vec_short": lambda: gem.make_vec(["game:GuessTheNumber-v0-easy"] * 2).step(["\\boxed{3}"]),
+    "bad_idx": lambda: gem.make("math:Arithmetic-v0").reset(idx=-1),
+    "vec_reset_kw": lambda: gem.make_vec(["math:Arithmetic-v0"] * 2).reset(env2_kwargs={"idx": 1}),
 }
 out = {}
 for name, f in cases.items():
