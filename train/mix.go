@@ -182,18 +182,17 @@ func (c *Config) validateEvalEnvs() []string {
 	return errs
 }
 
-// evalTarget is one env the held-out evaluation plays.
-type evalTarget struct {
-	name   string
-	env    EnvConfig
-	newEnv func() (envs.Env, error)
+// NamedEnv is one env of an evaluation of several, under its name.
+type NamedEnv struct {
+	Name string
+	Env  EnvConfig
 }
 
-// evalTargets lists the envs of the held-out evaluation: eval.envs, else
-// each entry of the mixture (eval.options over its options), else nil:
-// the one env of Config.EvalEnv, with the unsuffixed metrics alone.
-func (c Config) evalTargets(ctx context.Context, reg *envs.Registry) []evalTarget {
-	var out []evalTarget
+// EvalEnvs lists the envs of the held-out evaluation when it plays
+// several: eval.envs, else each entry of the mixture (eval.options over
+// its options); nil for one env, which is Config.EvalEnv.
+func (c Config) EvalEnvs() []NamedEnv {
+	var out []NamedEnv
 	switch {
 	case len(c.Eval.Envs) > 0:
 		for _, e := range c.Eval.Envs {
@@ -202,17 +201,30 @@ func (c Config) evalTargets(ctx context.Context, reg *envs.Registry) []evalTarge
 			if e.History != "" {
 				ec.History = e.History
 			}
-			out = append(out, evalTarget{name: entryName(e.Name, e.ID), env: ec})
+			out = append(out, NamedEnv{Name: entryName(e.Name, e.ID), Env: ec})
 		}
 	case len(c.Env.Mix) > 0:
 		for _, m := range c.Env.Mix {
 			one := c
 			one.Env.Mix = []MixEntry{m}
-			out = append(out, evalTarget{name: entryName(m.Name, m.ID), env: one.EvalEnv()})
+			out = append(out, NamedEnv{Name: entryName(m.Name, m.ID), Env: one.EvalEnv()})
 		}
 	}
-	for i := range out {
-		out[i].newEnv = envFactory(ctx, reg, out[i].env)
+	return out
+}
+
+// evalTarget is one env the held-out evaluation plays.
+type evalTarget struct {
+	name   string
+	env    EnvConfig
+	newEnv func() (envs.Env, error)
+}
+
+// evalTargets is EvalEnvs with a factory for each.
+func (c Config) evalTargets(ctx context.Context, reg *envs.Registry) []evalTarget {
+	var out []evalTarget
+	for _, n := range c.EvalEnvs() {
+		out = append(out, evalTarget{name: n.Name, env: n.Env, newEnv: envFactory(ctx, reg, n.Env)})
 	}
 	return out
 }
