@@ -161,7 +161,11 @@ func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (_ R
 	}
 	defer r.log.Close()
 	if opts.Resume {
-		r.last = lastEval(r.log.Rows(), cfg.Eval.Episodes)
+		var names []string
+		for _, t := range r.targets {
+			names = append(names, t.name)
+		}
+		r.last = lastEval(r.log.Rows(), cfg.Eval.Episodes, names)
 	}
 	err = r.loop(ctx)
 	if rerr := r.writeReport(); rerr != nil && err == nil {
