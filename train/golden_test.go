@@ -22,9 +22,6 @@ var updateGolden = flag.Bool("train.update", false, "rewrite train/testdata/gold
 // numbers as they were, bit for bit (JSON keeps a float64 exactly).
 // Regenerate with -train.update only for a change meant to move them.
 func TestSingleEnvGolden(t *testing.T) {
-	if testing.Short() {
-		t.Skip("trains a tiny model for 4 iterations")
-	}
 	obs := &recordObserver{}
 	_, err := Run(context.Background(), tinyConfig("rebn"), builtin.Registry(), Options{Dir: filepath.Join(t.TempDir(), "run"), Observer: obs})
 	require.NoError(t, err)
