@@ -148,6 +148,34 @@ func TestReferencesPlayTheHeldOutSeedsOnce(t *testing.T) {
 	assert.Len(t, recs, 24)
 }
 
+// A mixture's reference is the mean over its envs, each played on the
+// held-out seeds in a directory of its own, as its training evaluates.
+func TestReferencesOfAMixture(t *testing.T) {
+	p := writeSuite(t, "configs: [guess, bits, mix]\nseeds: [1, 2, 3]\n", map[string]string{
+		"guess": "env: {id: \"game:GuessTheNumber-v0-easy\", options: {style: brief, partial_credit: false}}\n",
+		"bits":  "env: {id: \"rg:count_bits\", options: {style: brief, bits: 4}}\n",
+		"mix": "env:\n  mix:\n    - {id: \"game:GuessTheNumber-v0-easy\", name: guess, weight: 1, options: {style: brief, partial_credit: false}}\n" +
+			"    - {id: \"rg:count_bits\", weight: 3, options: {style: brief, bits: 4}}\n",
+	})
+	_, entries, err := Load(p)
+	require.NoError(t, err)
+	out := t.TempDir()
+	refs, err := References(context.Background(), entries, out, builtin.Registry(), eval.DefaultOracles())
+	require.NoError(t, err)
+	m := refs["mix"]
+	assert.InDelta(t, (refs["guess"].Random+refs["bits"].Random)/2, m.Random, 1e-12, "the evaluation's mean over envs, whatever the weights")
+	assert.False(t, m.HasSolver, "count_bits has no solver")
+	assert.True(t, math.IsNaN(m.Solver))
+	assert.Equal(t, 12, m.Episodes)
+	for _, d := range []string{"guess", "rg_count_bits"} {
+		recs, err := eval.ReadResults(filepath.Join(ReferenceDir(out, "mix"), d, eval.ResultsFile))
+		require.NoError(t, err, d)
+		assert.NotEmpty(t, recs, d)
+	}
+	rows, _ := Rows(Suite{Seeds: []uint64{1, 2, 3}}, entries, nil, refs)
+	assert.Equal(t, "mix: guess (1) + rg:count_bits (3)", rows[2].Env)
+}
+
 // The shipped suite lists every config of its directory, at least 24 envs
 // across the families, each made and reset.
 func TestShippedSuite(t *testing.T) {

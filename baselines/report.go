@@ -31,7 +31,7 @@ func Rows(s Suite, entries []Entry, runs []compare.Run, refs map[string]Referenc
 	var rows []Row
 	for i, e := range entries {
 		r, ok := refs[e.Name]
-		rows = append(rows, Row{Name: e.Name, Env: e.Cfg.Env.ID, Ref: r, HasRef: ok, Sum: sums[i], Seeds: len(s.Seeds)})
+		rows = append(rows, Row{Name: e.Name, Env: e.Cfg.EnvLabel(), Ref: r, HasRef: ok, Sum: sums[i], Seeds: len(s.Seeds)})
 	}
 	return rows, byArm
 }

@@ -128,3 +128,31 @@ func TestSameConfig(t *testing.T) {
 	assert.False(t, SameConfig(old, cfg))
 	assert.False(t, SameConfig([]byte("not: [yaml"), cfg))
 }
+
+// A sweep over a mixture: its arms share the mixture (HeldEqual compares
+// env.mix like any env key), and arms that differ in it are refused.
+func TestPlanMixture(t *testing.T) {
+	dir := t.TempDir()
+	mix := "env:\n  mix:\n    - {id: \"game:GuessTheNumber-v0-easy\", name: guess, weight: 1, options: {style: brief}}\n" +
+		"    - {id: \"rg:count_bits\", weight: 2, options: {bits: 4}}\nrollout: {episodes: 0, steps: 64}\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "mix.yaml"), []byte(mix), 0o644))
+	sweep := "base: mix.yaml\narms: [{name: rebn}, {name: grpo, set: [algo.name=grpo, rollout.group_size=4]}]\nseeds: [1, 2, 3]\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "sw.yaml"), []byte(sweep), 0o644))
+	s, err := LoadSpec("sw", dir)
+	require.NoError(t, err)
+	runs, err := s.Plan(filepath.Join(dir, "out"), nil)
+	require.NoError(t, err)
+	require.Len(t, runs, 6)
+	for _, r := range runs {
+		assert.Empty(t, r.Cfg.Env.ID)
+		assert.Equal(t, []string{"guess", "rg:count_bits"}, r.Cfg.MixNames())
+		assert.Equal(t, 2.0, r.Cfg.Env.Mix[1].Weight)
+	}
+
+	bad := "base: mix.yaml\narms: [{name: a}, {name: b, set: [\"env.mix=[{id: rg:count_bits, weight: 1}]\"]}]\nseeds: [1, 2, 3]\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "bad.yaml"), []byte(bad), 0o644))
+	s, err = LoadSpec("bad", dir)
+	require.NoError(t, err)
+	_, err = s.Plan(filepath.Join(dir, "out"), nil)
+	assert.ErrorContains(t, err, "env differs")
+}

@@ -36,6 +36,7 @@ type Panel struct {
 	Title  string
 	YName  string
 	Keys   []string   // metric names, one series each (named without namespace)
+	Names  []string   // the series' names, one per key; nil: SeriesName of each key
 	YRange [2]float64 // fixed y range; zero value: fit the data
 }
 
@@ -141,10 +142,14 @@ func (r Report) Sections() []Section {
 	}
 	for _, p := range panels {
 		spec := ChartSpec{Title: p.Title, XName: XLabel(xKey), YName: p.YName, YRange: p.YRange}
-		for _, k := range p.Keys {
+		for i, k := range p.Keys {
 			x, y := Curve(r.Rows, xKey, k)
 			if len(x) > 0 {
-				spec.Series = append(spec.Series, Series{Name: SeriesName(k), X: x, Y: y})
+				name := SeriesName(k)
+				if i < len(p.Names) {
+					name = p.Names[i]
+				}
+				spec.Series = append(spec.Series, Series{Name: name, X: x, Y: y})
 			}
 		}
 		if len(spec.Series) > 0 {

@@ -36,13 +36,36 @@ type Config struct {
 
 // EnvConfig says which env to train on and how the policy sees it.
 type EnvConfig struct {
-	ID          string       `yaml:"id"`              // registered env id, e.g. game:GuessTheNumber-v0-easy
+	ID string `yaml:"id"` // registered env id, e.g. game:GuessTheNumber-v0-easy; "" with mix
+	// Mix trains on several envs at once instead of ID (exactly one of
+	// the two is set): each episode plays one entry, drawn by weight from
+	// an RNG seeded with the episode's seed (mixEnv). The other keys of
+	// env (remote, tools, history_keep, num_envs; history as the entries'
+	// default) apply to every entry; options belong to each entry.
+	Mix         []MixEntry   `yaml:"mix,omitempty"`
 	Options     EnvOptions   `yaml:"options"`         // env constructor options, e.g. {style: brief}; a file's options replace the base's
 	History     string       `yaml:"history"`         // "none", "observations" or "actions": what earlier turns the policy sees
 	HistoryKeep int          `yaml:"history_keep"`    // keep only the last N turns of history; 0 keeps all
 	NumEnvs     int          `yaml:"num_envs"`        // env slots played at once (one batched policy call per tick)
 	Remote      Remotes      `yaml:"remote"`          // env server address (ws://host:port of cmd/envserver), or a list of them that the envs are spread over; none plays the env in-process
 	Tools       []tools.Spec `yaml:"tools,omitempty"` // tools the env is wrapped with, e.g. [{name: python, max_uses: 5}] (docs/tools.md)
+}
+
+// MixEntry is one env of a mixture (env.mix).
+type MixEntry struct {
+	ID      string     `yaml:"id"`                // registered env id
+	Name    string     `yaml:"name,omitempty"`    // the env's name in metrics and reports; "" means the id
+	Weight  float64    `yaml:"weight"`            // relative share of the episodes, > 0
+	Options EnvOptions `yaml:"options,omitempty"` // the env's constructor options
+	History string     `yaml:"history,omitempty"` // what earlier turns the policy sees; "" means env.history
+}
+
+// EvalEnvConfig is one env of the evaluation during training (eval.envs).
+type EvalEnvConfig struct {
+	ID      string     `yaml:"id"`                // registered env id
+	Name    string     `yaml:"name,omitempty"`    // the env's name in metrics and reports; "" means the id
+	Options EnvOptions `yaml:"options,omitempty"` // the env's constructor options
+	History string     `yaml:"history,omitempty"` // "" means env.history
 }
 
 // EnvOptions are an env's constructor options. Decoding replaces them as a
@@ -187,6 +210,13 @@ type EvalConfig struct {
 	// env.options' value of its key, e.g. {split: test} to evaluate on
 	// questions no training episode asks (qa:Fictional-*).
 	Options EnvOptions `yaml:"options,omitempty"`
+	// Envs evaluates these envs instead of the training env(s), each on
+	// the same held-out seeds, recording each env's greedy and sampled
+	// success under its name (eval/success_rate/NAME, ...); the
+	// unsuffixed eval/ metrics are then the mean over the envs. Without
+	// it, a mixture evaluates each of its entries (eval.options over
+	// each entry's options) in the same way.
+	Envs []EvalEnvConfig `yaml:"envs,omitempty"`
 }
 
 // Cautions are settings that run but are known to train something other
@@ -218,14 +248,21 @@ func (c Config) lossConfig() algo.LossConfig {
 }
 
 // EvalEnv is the env config of the held-out evaluation: env with
-// eval.options over env.options.
+// eval.options over env.options. For a mixture it is its first entry's
+// (the env a checkpoint is served with and diagnosed on);
+// EvalTargets lists every env the evaluation plays.
 func (c Config) EvalEnv() EnvConfig {
 	ec := c.Env
+	if len(c.Env.Mix) > 0 {
+		ec = c.mixEnvConfig(c.Env.Mix[0])
+	}
+	ec.Mix = nil
 	if len(c.Eval.Options) == 0 {
 		return ec
 	}
-	ec.Options = make(EnvOptions, len(c.Env.Options)+len(c.Eval.Options))
-	maps.Copy(ec.Options, c.Env.Options)
+	opts := ec.Options
+	ec.Options = make(EnvOptions, len(opts)+len(c.Eval.Options))
+	maps.Copy(ec.Options, opts)
 	maps.Copy(ec.Options, c.Eval.Options)
 	return ec
 }
@@ -297,9 +334,13 @@ func (c *Config) Validate() error {
 	if c.Iterations < 1 {
 		bad("iterations = %d: must be ≥ 1", c.Iterations)
 	}
-	if c.Env.ID == "" {
-		bad("env.id is empty: name a registered env, e.g. game:GuessTheNumber-v0-easy (go run ./cmd/play -list prints them)")
+	switch {
+	case c.Env.ID == "" && len(c.Env.Mix) == 0:
+		bad("env.id is empty: name a registered env, e.g. game:GuessTheNumber-v0-easy (go run ./cmd/play -list prints them), or list several in env.mix")
+	case c.Env.ID != "" && len(c.Env.Mix) > 0:
+		bad("env.id = %q and env.mix (%d entries) are both set: set exactly one (env.id trains on one env, env.mix on several)", c.Env.ID, len(c.Env.Mix))
 	}
+	errs = append(errs, c.validateMix()...)
 	switch c.Env.History {
 	case envs.HistoryNone, envs.HistoryObservations, envs.HistoryActions:
 	default:
@@ -406,6 +447,7 @@ func (c *Config) Validate() error {
 	if c.Eval.Episodes > maxEpisodes {
 		bad("eval.episodes = %d: allowed [0, %d] (an evaluation's episodes are held in memory; cmd/eval plays larger sets)", c.Eval.Episodes, maxEpisodes)
 	}
+	errs = append(errs, c.validateEvalEnvs()...)
 	if c.Checkpoint.Every < 0 {
 		bad("checkpoint.every = %d: must be ≥ 0", c.Checkpoint.Every)
 	}

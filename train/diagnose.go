@@ -85,7 +85,7 @@ func Diagnose(ctx context.Context, cfg Config, reg *envs.Registry, ck *policy.Ch
 	sc.EOS = ck.Tokenizer.EOS()
 	agent := &rollout.Agent{Tok: ck.Tokenizer, Sampler: policy.NewSampler(ck.Policy), Context: ck.Policy.Config.Context,
 		RequireEOS: cfg.Sample.RequireEOS, Sample: sc}
-	d := Diagnosis{Env: cfg.Env.ID, Seeds: seeds, Room: agent.Context - sc.MaxNewTokens, MaxNewTokens: sc.MaxNewTokens}
+	d := Diagnosis{Env: cfg.EvalEnv().ID, Seeds: seeds, Room: agent.Context - sc.MaxNewTokens, MaxNewTokens: sc.MaxNewTokens}
 	list := make([]uint64, seeds)
 	for i := range list {
 		list[i] = cfg.Eval.SeedBase + uint64(i)

@@ -21,6 +21,14 @@ type batch struct {
 	// prompt tokens the sampler took from its cache of earlier turns, and
 	// those it fed through the model
 	reused, computed int
+	// perEnv tallies the played episodes by mixture entry (nil for one env)
+	perEnv []envTally
+}
+
+// envTally sums one env's played episodes of an iteration.
+type envTally struct {
+	episodes, solved int
+	returns          float64
 }
 
 // collect plays iteration it's episodes into buf (emptied first). With
@@ -61,6 +69,7 @@ func (r *runner) collect(ctx context.Context, col *rollout.Collector, it int, bu
 		}
 		played := buffer.Buffer{Episodes: buf.Episodes[episodes:], Transitions: buf.Transitions[transitions:]}
 		b.played = b.played.Merge(played.Stats())
+		r.tally(&b, played.Episodes)
 		if !cfg.FilterGroups {
 			break
 		}
@@ -78,9 +87,40 @@ func (r *runner) collect(ctx context.Context, col *rollout.Collector, it int, bu
 	return b, nil
 }
 
+// tally adds played episodes to b's per-env sums, the env of each drawn
+// from its seed as mixEnv drew it.
+func (r *runner) tally(b *batch, played []buffer.Episode) {
+	if r.mixCum == nil {
+		return
+	}
+	if b.perEnv == nil {
+		b.perEnv = make([]envTally, len(r.mixCum))
+	}
+	for _, ep := range played {
+		t := &b.perEnv[pickEnv(r.mixCum, ep.Seed)]
+		t.episodes++
+		t.returns += ep.Return
+		if ep.Success {
+			t.solved++
+		}
+	}
+}
+
 // record sets the iteration's rollout metrics: those of every episode
-// played, in place of the algorithm's over the kept ones.
-func (b batch) record(m algo.Metrics, filter bool) {
+// played, in place of the algorithm's over the kept ones; with a mixture
+// (names, one per entry), each env's success rate, mean return and
+// episodes under charts/success_rate/NAME, charts/episodic_return/NAME
+// and charts/episodes/NAME (an env that played no episode this iteration
+// is left out).
+func (b batch) record(m algo.Metrics, filter bool, names []string) {
+	for i, t := range b.perEnv {
+		if t.episodes == 0 {
+			continue
+		}
+		m["charts/success_rate/"+names[i]] = float64(t.solved) / float64(t.episodes)
+		m["charts/episodic_return/"+names[i]] = t.returns / float64(t.episodes)
+		m["charts/episodes/"+names[i]] = float64(t.episodes)
+	}
 	m["perf/env_steps_per_s"] = b.rollout.StepsPerSecond()
 	m["perf/sampled_tokens_per_s"] = b.rollout.TokensPerSecond()
 	m["perf/rollout_s"] = b.rollout.Wall.Seconds()

@@ -125,6 +125,7 @@ func decode(cfg *Config, data []byte, dir string, chain []string) error {
 			return fmt.Errorf("base: %w", err)
 		}
 	}
+	clearReplacedEnv(cfg, data)
 	f := file{Config: *cfg}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -133,6 +134,31 @@ func decode(cfg *Config, data []byte, dir string, chain []string) error {
 	}
 	*cfg = f.Config
 	return nil
+}
+
+// clearReplacedEnv drops what a file's env section replaces from the
+// config it is decoded over (the defaults, its base): env.mix replaces
+// env.id and env.options (each entry has its own), env.id replaces
+// env.mix. A file that sets both keeps both, and Validate refuses them.
+func clearReplacedEnv(cfg *Config, data []byte) {
+	var head struct {
+		Env map[string]yaml.Node `yaml:"env"`
+	}
+	if yaml.Unmarshal(data, &head) != nil {
+		return // the strict decode reports it
+	}
+	_, id := head.Env["id"]
+	_, mix := head.Env["mix"]
+	_, opts := head.Env["options"]
+	switch {
+	case mix && !id:
+		cfg.Env.ID = ""
+		if !opts {
+			cfg.Env.Options = nil
+		}
+	case id && !mix:
+		cfg.Env.Mix = nil
+	}
 }
 
 // isEmptyYAML reports whether data holds no YAML value: nothing, blanks
@@ -308,7 +334,16 @@ func (c *Config) Set(kv string) error {
 	if err := node.Content[0].Decode(ptr.Interface()); err != nil {
 		return fmt.Errorf("override %s: value %s is not a valid %s", key, envs.Excerpt(val), describeKind(target.Type()))
 	}
+	if ptr.Elem().Kind() == reflect.Slice && ptr.Elem().Len() == 0 {
+		ptr.Elem().Set(reflect.Zero(target.Type())) // [] is the unset list
+	}
 	target.Set(ptr.Elem())
+	switch {
+	case key == "env.mix" && len(c.Env.Mix) > 0:
+		c.Env.ID, c.Env.Options = "", nil
+	case key == "env.id" && c.Env.ID != "":
+		c.Env.Mix = nil
+	}
 	return nil
 }
 

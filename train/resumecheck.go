@@ -152,14 +152,20 @@ func show(v any, present bool) string {
 }
 
 // lastEval is the latest evaluation logged in rows (the zero EvalResult
-// when there is none), so that a resumed run's report keeps it.
-func lastEval(rows []metrics.Row, episodes int) EvalResult {
+// when there is none), so that a resumed run's report keeps it; names
+// are the envs of an evaluation of several (nil for one).
+func lastEval(rows []metrics.Row, episodes int, names []string) EvalResult {
 	for i := len(rows) - 1; i >= 0; i-- {
 		m := rows[i].Metrics
 		if s, ok := m["eval/success_rate"]; ok {
-			return EvalResult{Iteration: rows[i].Iteration, Episodes: episodes, SuccessRate: s,
+			e := EvalResult{Iteration: rows[i].Iteration, Episodes: episodes, SuccessRate: s,
 				MeanReturn: m["eval/episodic_return"], MeanTurns: m["eval/turns"], SolvedTurns: m["eval/solved_turns"],
 				ToolCalls: m["eval/tool_calls"], SampledSuccessRate: m["eval/sampled_success_rate"], SampledReturn: m["eval/sampled_episodic_return"]}
+			for _, n := range names {
+				e.PerEnv = append(e.PerEnv, EnvEval{Name: n, SuccessRate: m["eval/success_rate/"+n], MeanReturn: m["eval/episodic_return/"+n],
+					SampledSuccessRate: m["eval/sampled_success_rate/"+n], SampledReturn: m["eval/sampled_episodic_return/"+n]})
+			}
+			return e
 		}
 	}
 	return EvalResult{}

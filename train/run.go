@@ -31,22 +31,6 @@ type Result struct {
 	BestSuccess float64
 }
 
-// EvalResult is one evaluation on the held-out seeds: the greedy play's
-// figures, and the success and return of the same seeds played sampled at
-// the training's sample.temperature and top_p.
-type EvalResult struct {
-	Iteration   int
-	Episodes    int
-	SuccessRate float64 // greedy
-	MeanReturn  float64 // greedy
-	MeanTurns   float64 // greedy, over all episodes
-	SolvedTurns float64 // greedy: mean turns of the solved episodes
-	ToolCalls   float64 // greedy: mean tool calls per episode (0 without tools)
-
-	SampledSuccessRate float64
-	SampledReturn      float64
-}
-
 // Observer receives a run's progress as it happens. Run calls it from one
 // goroutine.
 type Observer interface {
@@ -73,6 +57,13 @@ type runner struct {
 	// newEvalEnv makes the held-out evaluation's env (eval.options over
 	// env.options); newEnv's when there are none
 	newEvalEnv func() (envs.Env, error)
+	// targets are the envs of a per-env evaluation (eval.envs or the
+	// mixture's entries); nil evaluates newEvalEnv's env alone
+	targets []evalTarget
+	// mixCum and mixNames are the mixture's cumulative weights and entry
+	// names (nil for one env): pickEnv on an episode's seed names its env
+	mixCum   []float64
+	mixNames []string
 
 	tok     *policy.Tokenizer
 	w, cw   *policy.Weights
@@ -99,7 +90,11 @@ func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (_ R
 		return Result{Dir: opts.Dir}, err
 	}
 	var made atomic.Uint64 // envs made: they take env.remote's servers in turn
-	r := &runner{cfg: cfg, dir: opts.Dir, obs: opts.Observer, newEnv: envFactory(ctx, reg, cfg.Env, &made), newEvalEnv: envFactory(ctx, reg, cfg.EvalEnv(), &made), start: time.Now()}
+	r := &runner{cfg: cfg, dir: opts.Dir, obs: opts.Observer, newEnv: trainFactory(ctx, reg, cfg, &made), newEvalEnv: envFactory(ctx, reg, cfg.EvalEnv(), &made),
+		targets: cfg.evalTargets(ctx, reg, &made), start: time.Now()}
+	if len(cfg.Env.Mix) > 0 {
+		r.mixCum, r.mixNames = cumulative(cfg.Env.Mix), cfg.MixNames()
+	}
 	if r.obs == nil {
 		r.obs = nopObserver{}
 	}
@@ -115,7 +110,7 @@ func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (_ R
 		return r.result(), err
 	}
 	if !opts.Resume {
-		err = needSampler(cfg.Env.ID, probe)
+		err = needSamplers(cfg, probe)
 	}
 	_ = envs.Close(probe)
 	if err != nil {
@@ -129,6 +124,17 @@ func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (_ R
 			return r.result(), fmt.Errorf("eval.options: %w", err)
 		}
 		_ = envs.Close(evalProbe)
+	}
+	for i, t := range r.targets {
+		// each env of the evaluation, made once now for the same reason
+		p, err := t.newEnv()
+		if err != nil {
+			if len(cfg.Eval.Envs) > 0 {
+				return r.result(), fmt.Errorf("eval.envs[%d] (%s): %w", i, t.name, err)
+			}
+			return r.result(), fmt.Errorf("eval.options on env.mix[%d] (%s): %w", i, t.name, err)
+		}
+		_ = envs.Close(p)
 	}
 	created, unlock, err := claimDir(r.dir, opts.Resume)
 	if err != nil {
@@ -157,7 +163,11 @@ func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (_ R
 	}
 	defer r.log.Close()
 	if opts.Resume {
-		r.last = lastEval(r.log.Rows(), cfg.Eval.Episodes)
+		var names []string
+		for _, t := range r.targets {
+			names = append(names, t.name)
+		}
+		r.last = lastEval(r.log.Rows(), cfg.Eval.Episodes, names)
 	}
 	err = r.loop(ctx)
 	if rerr := r.writeReport(); rerr != nil && err == nil {
@@ -307,7 +317,7 @@ func (r *runner) loop(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	col.EnvID = cfg.Env.ID
+	col.EnvID = cfg.EnvLabel()
 	defer col.Close()
 	if r.prog.Iteration == 0 && cfg.Eval.Episodes > 0 {
 		e, err := r.evaluate(ctx, 0)
@@ -347,7 +357,7 @@ func (r *runner) loop(ctx context.Context) error {
 		r.prog.EnvSteps += b.rollout.Steps
 		r.prog.Episodes += b.rollout.Episodes
 		r.prog.RNG, _ = r.src.MarshalBinary()
-		b.record(m, cfg.Rollout.FilterGroups)
+		b.record(m, cfg.Rollout.FilterGroups, r.mixNames)
 		m["perf/update_s"] = time.Since(t0).Seconds()
 		m["global/env_steps"] = float64(r.prog.EnvSteps)
 		m["global/episodes"] = float64(r.prog.Episodes)
@@ -413,94 +423,6 @@ func (r *runner) interrupted(cause error) error {
 		return fmt.Errorf("%w (%v), and saving the checkpoint failed: %v", ErrInterrupted, cause, err)
 	}
 	return fmt.Errorf("%w at iteration %d (%v): checkpoint saved; continue with -resume %s", ErrInterrupted, r.prog.Iteration, cause, r.dir)
-}
-
-// evaluate plays the held-out seeds twice: greedily (the arg max of every
-// token) and sampled as the rollouts sample (sample.temperature and
-// top_p), so that a policy whose arg max loops while its samples solve,
-// or the reverse, shows as such. Each play has an RNG of its own, so the
-// evaluation draws nothing from the training's random source.
-func (r *runner) evaluate(ctx context.Context, it int) (EvalResult, error) {
-	greedy := *r.agent
-	greedy.Sample.Greedy = true
-	greedy.Sample.Temperature = 1 // the arg max is the same at any; its log-probs go unused
-	greedy.Critic = nil
-	g, err := r.evalPlay(ctx, &greedy, 1)
-	if err != nil {
-		return EvalResult{}, err
-	}
-	sampled := *r.agent
-	sampled.Critic = nil
-	s, err := r.evalPlay(ctx, &sampled, 2)
-	if err != nil {
-		return EvalResult{}, err
-	}
-	e := EvalResult{Iteration: it, Episodes: g.Stats().Episodes}
-	e.SuccessRate, e.MeanReturn, e.MeanTurns, e.SolvedTurns, e.ToolCalls = summarize(&g)
-	e.SampledSuccessRate, e.SampledReturn, _, _, _ = summarize(&s)
-	r.last = e
-	return e, nil
-}
-
-// evalPlay plays the held-out seeds with agent, its sampling drawn from an
-// RNG seeded with stream.
-func (r *runner) evalPlay(ctx context.Context, agent *rollout.Agent, stream uint64) (buffer.Buffer, error) {
-	seeds := make([]uint64, r.cfg.Eval.Episodes)
-	for i := range seeds {
-		seeds[i] = r.cfg.Eval.SeedBase + uint64(i)
-	}
-	var b buffer.Buffer
-	ec, err := rollout.NewCollector(min(r.cfg.Env.NumEnvs, len(seeds)), r.newEvalEnv, agent)
-	if err != nil {
-		return b, err
-	}
-	ec.EnvID = r.cfg.Env.ID
-	defer ec.Close()
-	plan := rollout.Plan{Budget: rollout.Budget{Episodes: len(seeds)}, Seed: rollout.ListSeeds(seeds)}
-	if _, err := ec.Collect(ctx, plan, &b, rand.New(rand.NewPCG(stream, stream))); err != nil {
-		return b, fmt.Errorf("evaluation: %w", err)
-	}
-	return b, nil
-}
-
-// summarize is an evaluation's success rate, mean return, mean turns (all
-// episodes and solved ones) and mean tool calls.
-func summarize(b *buffer.Buffer) (success, ret, turns, solvedTurns, toolCalls float64) {
-	s := b.Stats()
-	solved := 0
-	for _, ep := range b.Episodes {
-		if ep.Success {
-			solved++
-			solvedTurns += float64(ep.Turns)
-		}
-	}
-	if solved > 0 {
-		solvedTurns /= float64(solved)
-	}
-	return s.SuccessRate, s.MeanReturn, s.MeanTurns, solvedTurns, s.MeanToolCalls
-}
-
-// record adds the evaluation to an iteration's metrics.
-func (e EvalResult) record(m algo.Metrics) {
-	for k, v := range e.Metrics() {
-		m[k] = v
-	}
-}
-
-// Metrics is the evaluation under the metric names of metrics.jsonl
-// ("eval/success_rate", "eval/episodic_return", "eval/turns",
-// "eval/solved_turns", "eval/tool_calls", and the sampled play's
-// "eval/sampled_success_rate" and "eval/sampled_episodic_return").
-func (e EvalResult) Metrics() map[string]float64 {
-	return map[string]float64{
-		"eval/success_rate":            e.SuccessRate,
-		"eval/episodic_return":         e.MeanReturn,
-		"eval/turns":                   e.MeanTurns,
-		"eval/solved_turns":            e.SolvedTurns,
-		"eval/tool_calls":              e.ToolCalls,
-		"eval/sampled_success_rate":    e.SampledSuccessRate,
-		"eval/sampled_episodic_return": e.SampledReturn,
-	}
 }
 
 type nopObserver struct{}

@@ -75,9 +75,12 @@ func stable(ms []algo.Metrics) []algo.Metrics {
 }
 
 func TestResumeEqualsUninterrupted(t *testing.T) {
-	for _, name := range []string{"rebn", "ppo", "grpo-filter"} {
+	for _, name := range []string{"rebn", "ppo", "grpo-filter", "mix"} {
 		t.Run(name, func(t *testing.T) {
 			cfg := tinyConfig(name)
+			if name == "mix" {
+				cfg = mixConfig(t)
+			}
 			if name == "grpo-filter" {
 				cfg = tinyConfig("grpo")
 				cfg.Rollout.FilterGroups = true
@@ -122,6 +125,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 				assert.Equal(t, stable([]algo.Metrics{rowsA[i].Metrics}), stable([]algo.Metrics{rowsB[i].Metrics}))
 			}
 			assert.FileExists(t, filepath.Join(dirB, ReportFile))
+			assert.Equal(t, resA.FinalEval, resB.FinalEval, "the resumed run reports the same last evaluation")
 			a, err := policy.LoadCheckpoint(filepath.Join(dirA, FinalFile))
 			require.NoError(t, err)
 			b, err := policy.LoadCheckpoint(filepath.Join(dirB, FinalFile))

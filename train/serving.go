@@ -8,11 +8,12 @@ import (
 
 // servingSettings are how a checkpoint of the run is served (package
 // chat's record): the history format, the answer length and the
-// temperature of the rollouts, and the held-out evaluation's env.
+// temperature of the rollouts, and the held-out evaluation's env (a
+// mixture's first entry: Config.EvalEnv).
 func (c Config) servingSettings() chat.Settings {
 	ev := c.EvalEnv()
 	return chat.Settings{
-		Format:      chat.Format{History: c.Env.History, Keep: c.Env.HistoryKeep},
+		Format:      chat.Format{History: ev.History, Keep: ev.HistoryKeep},
 		MaxTokens:   c.Sample.MaxNewTokens,
 		RequireEOS:  c.Sample.RequireEOS,
 		Temperature: c.Sample.Temperature,

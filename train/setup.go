@@ -12,6 +12,15 @@ import (
 	"github.com/gemgo/gemgo/tools"
 )
 
+// trainFactory returns a function that makes the training env: env.id's
+// (envFactory) or, with env.mix, a mixEnv of every entry.
+func trainFactory(ctx context.Context, reg *envs.Registry, c Config, made *atomic.Uint64) func() (envs.Env, error) {
+	if len(c.Env.Mix) > 0 {
+		return mixFactory(ctx, reg, c, made)
+	}
+	return envFactory(ctx, reg, c.Env, made)
+}
+
 // envFactory returns a function that makes the configured env with
 // envbuild.Make: in-process or, with env.remote, on an env server (under
 // ctx, so that a run's Ctrl-C ends a wait on a silent server), wrapped in
@@ -55,6 +64,20 @@ func randomStart(newEnv func() (envs.Env, error), rc RolloutConfig) func() (envs
 	}
 }
 
+// needSamplers is needSampler on the training env: on each entry's env
+// for a mixture.
+func needSamplers(c Config, env envs.Env) error {
+	if m, ok := env.(*mixEnv); ok {
+		for i, e := range m.envs {
+			if err := needSampler(c.Env.Mix[i].ID, e); err != nil {
+				return fmt.Errorf("env.mix[%d]: %w", i, err)
+			}
+		}
+		return nil
+	}
+	return needSampler(c.Env.ID, env)
+}
+
 // needSampler checks that env, as the run wraps it, can draw random
 // actions: the vocabulary (and the format warm-up) come from random play.
 // A wrapper always has a SampleAction method, so the check is
@@ -75,7 +98,9 @@ type pair struct {
 
 // randomPlay plays episodes with the env's SampleAction and calls visit
 // for every (observation, action) pair, until visit returns false or ctx
-// ends (an interrupt while a slow env, a tool's, plays: ctx.Err()).
+// ends (an interrupt while a slow env, a tool's, plays: ctx.Err()). On a
+// mixture it fails when an entry played no episode: the text of that
+// env would be missing from what the caller builds.
 func randomPlay(ctx context.Context, newEnv func() (envs.Env, error), seed uint64, rng *rand.Rand, visit func(pair) bool) error {
 	env, err := newEnv()
 	if err != nil {
@@ -86,6 +111,11 @@ func randomPlay(ctx context.Context, newEnv func() (envs.Env, error), seed uint6
 	if !ok {
 		return fmt.Errorf("env has no SampleAction (envs.ActionSampler): random play needs one")
 	}
+	mix, _ := env.(*mixEnv)
+	var met []int // episodes begun per mixture entry
+	if mix != nil {
+		met = make([]int, len(mix.envs))
+	}
 	for ep := uint64(0); ; ep++ {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -94,11 +124,14 @@ func randomPlay(ctx context.Context, newEnv func() (envs.Env, error), seed uint6
 		if err != nil {
 			return err
 		}
+		if mix != nil {
+			met[mix.current()]++
+		}
 		afterTool := false
 		for {
 			a := sampler.SampleAction(rng)
 			if !visit(pair{obs, a, afterTool}) {
-				return nil
+				return mix.covered(met)
 			}
 			st, err := env.Step(a)
 			if err != nil {
@@ -107,7 +140,7 @@ func randomPlay(ctx context.Context, newEnv func() (envs.Env, error), seed uint6
 			afterTool, _ = st.Info[tools.InfoUseTool].(bool)
 			if st.Done() {
 				if !visit(pair{st.Obs, "", afterTool}) {
-					return nil
+					return mix.covered(met)
 				}
 				break
 			}

@@ -92,7 +92,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	prog := metrics.NewProgress(stdout, cfg.Iterations, metrics.IsTerminal(stdout))
 	obs := &observer{p: prog, warmupEvery: max(cfg.Warmup.Steps/10, 1)}
-	prog.Printf("run directory %s: %s on %s", dir, cfg.Algo.Name, cfg.Env.ID)
+	prog.Printf("run directory %s: %s on %s", dir, cfg.Algo.Name, cfg.EnvLabel())
 	for _, c := range cfg.Cautions() {
 		prog.Printf("caution: %s", c)
 	}
