@@ -36,6 +36,21 @@ func builtinSetup(id string) (opts []envs.Option, check []envtest.Option, slow b
 		}
 		return opts, []envtest.Option{envtest.Episodes(2), envtest.Mutations(4), envtest.FreeText()}, true
 	}
+	if strings.HasPrefix(id, "mcp:") {
+		// Every episode starts an MCP server (node in the sandbox, or a
+		// database): short episodes, few of them (envs/mcptask's own
+		// tests play every task).
+		opts = append(opts, envs.With("max_turns", 3))
+		switch id {
+		case "mcp:dir":
+			opts = append(opts, envs.With("path", filepath.Join("..", "mcptask", "tasks", "files", "csv-total")))
+		case "mcp:files-sample":
+			opts = append(opts, envs.With("task", "csv-total"))
+		case "mcp:postgres-sample":
+			opts = append(opts, envs.With("task", "top-customers"))
+		}
+		return opts, []envtest.Option{envtest.Episodes(2), envtest.Mutations(4), envtest.FreeText()}, true
+	}
 	if strings.HasPrefix(id, "eval:") { // the benchmarks read imported sets: the fixtures
 		return []envs.Option{envs.With("data_dir", filepath.Join("..", "bench", "testdata", "data"))}, nil, false
 	}
@@ -71,6 +86,9 @@ func TestBuiltinsConform(t *testing.T) {
 				if err := pytestUsable(); err != nil {
 					t.Skipf("the terminal envs score with pytest: %v", err)
 				}
+			}
+			if err := mcpUsable(id); err != nil {
+				t.Skip(err)
 			}
 			envtest.CheckEnv(t, func() (envs.Env, error) { return reg.Make(id, opts...) }, check...)
 

@@ -1,0 +1,48 @@
+// Package mcptask holds gemgo's MCPMark-style task envs: the agent calls
+// the tools of one MCP server over several turns, then checks it never
+// saw score the state it left (MCPMark's filesystem and postgres
+// services, offline, with tasks written for gemgo).
+//
+// Ids (see Register):
+//
+//   - mcp:files-sample — the file tasks shipped with gemgo
+//     (envs/mcptask/tasks/files, embedded); option task pins one.
+//   - mcp:dir — the task directory, or directory of task directories of
+//     one service, at option path.
+//
+// A task is a directory: task.yaml (Spec: service, instruction, limits,
+// checks, the reference solution as tool calls and its final answer) and
+// the fixture, files/ for the files service.
+//
+// Files service: at Reset the fixture is copied into a fresh directory,
+// and the npm filesystem MCP server (@modelcontextprotocol/server-filesystem,
+// DefaultFilesServer) is started on it, with that directory its only
+// allowed one, in the sandbox (sandbox.Start: its own uid, no network, the
+// rest of the file system read-only under bwrap), at the episode's first
+// call. The agent sees the directory as /files (VirtualRoot): arguments
+// are rewritten to the real path, results back.
+//
+// Actions: a reply holding <tool_call><tool_name>NAME</tool_name><arguments>{JSON}</arguments></tool_call>
+// calls that tool (the first complete call of the reply); the result, cut
+// to option output_bytes (head and tail), is the observation. An unknown
+// tool, arguments that are not a JSON object, or a reply that opens
+// <tool_call> without a complete call is an error observation that costs
+// a turn; a tool's own error is shown as "[Tool execution error: …]". A
+// reply without a tool call is the final answer: it ends the episode
+// (Terminated). The turn cap and the time budget (the total wall time of
+// the calls) end it too (Truncated).
+//
+// Rewards are 0 until the end. Then the agent's access ends (the session
+// closes, the server and every process of its uid are killed) and the
+// task's checks run on the state, never on the agent's text: 1 when every
+// check holds, else 0. The checks live in the env's memory, loaded with
+// the task, and are never written where the server can reach.
+//
+// Step's Info: turn, task, tool and tool_error after a call, format_error;
+// at the end passed, total, checks (label to "passed" or why it failed),
+// success, and truncated_by (max_turns or time_budget_sec).
+//
+// Options: max_turns (overrides the task's), output_bytes (8192), server
+// (the filesystem server's program) and isolation (auto or a sandbox
+// isolation name).
+package mcptask
