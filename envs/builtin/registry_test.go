@@ -9,6 +9,7 @@ import (
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/envs/envtest"
+	"github.com/gemgo/gemgo/envs/mcptask"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -89,6 +90,11 @@ func TestBuiltinsConform(t *testing.T) {
 			}
 			if err := mcpUsable(id); err != nil {
 				t.Skip(err)
+			}
+			if id == "mcp:postgres-sample" { // one cluster for all the envs CheckEnv makes
+				release, err := mcptask.HoldCluster()
+				require.NoError(t, err)
+				defer release()
 			}
 			envtest.CheckEnv(t, func() (envs.Env, error) { return reg.Make(id, opts...) }, check...)
 

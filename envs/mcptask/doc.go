@@ -7,12 +7,14 @@
 //
 //   - mcp:files-sample — the file tasks shipped with gemgo
 //     (envs/mcptask/tasks/files, embedded); option task pins one.
+//   - mcp:postgres-sample — the PostgreSQL tasks shipped with gemgo
+//     (envs/mcptask/tasks/postgres); option task pins one.
 //   - mcp:dir — the task directory, or directory of task directories of
 //     one service, at option path.
 //
 // A task is a directory: task.yaml (Spec: service, instruction, limits,
 // checks, the reference solution as tool calls and its final answer) and
-// the fixture, files/ for the files service.
+// the fixture: files/ for the files service, fixture.sql for postgres.
 //
 // Files service: at Reset the fixture is copied into a fresh directory,
 // and the npm filesystem MCP server (@modelcontextprotocol/server-filesystem,
@@ -21,6 +23,24 @@
 // rest of the file system read-only under bwrap), at the episode's first
 // call. The agent sees the directory as /files (VirtualRoot): arguments
 // are rewritten to the real path, results back.
+//
+// PostgreSQL service: one throwaway cluster per process (initdb into a
+// temp dir, a Unix socket in that dir only, no TCP, run as the postgres
+// user, else nobody, when the process is root), started by the first
+// episode and stopped when the last env using it closes (HoldCluster
+// keeps it across envs). Per task fixture, a template database built once
+// from fixture.sql; per episode a new role (no superuser, CREATEDB or
+// CREATEROLE) and a database copied from the template (CREATE DATABASE …
+// TEMPLATE) whose objects it owns, made at the episode's first call and
+// dropped at its end. The MCP server is gemgo's own, on the official Go
+// SDK, in this process: query (one statement in a read-only
+// transaction), execute (any SQL; several statements run as one
+// transaction) and list_schema; each call is bounded by the task's
+// call_timeout_sec (statement_timeout and the call's context). Checks are
+// SQL queries that must return true, run on a new connection as the
+// episode's role (no more rights than the agent had), each in a read-only
+// transaction, with search_path and statement_timeout set at connection,
+// over any default the agent set with ALTER ROLE or ALTER DATABASE.
 //
 // Actions: a reply holding <tool_call><tool_name>NAME</tool_name><arguments>{JSON}</arguments></tool_call>
 // calls that tool (the first complete call of the reply); the result, cut
@@ -42,7 +62,7 @@
 // at the end passed, total, checks (label to "passed" or why it failed),
 // success, and truncated_by (max_turns or time_budget_sec).
 //
-// Options: max_turns (overrides the task's), output_bytes (8192), server
-// (the filesystem server's program) and isolation (auto or a sandbox
-// isolation name).
+// Options: max_turns (overrides the task's), output_bytes (8192); for
+// mcp:files-sample and mcp:dir server (the filesystem server's program)
+// and isolation (auto or a sandbox isolation name).
 package mcptask

@@ -146,11 +146,24 @@ func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	return e.prompt(), envs.Info{envs.InfoMaxTurns: e.maxTurns(), "task": e.cur.Name}, nil
 }
 
+// toolLister is a backend that can list its tools without an episode's
+// state (the postgres server's tools are fixed).
+type toolLister interface {
+	listSession(ctx context.Context) (cs *mcp.ClientSession, done func(), err error)
+}
+
 // listTools lists the service's tools once (every episode's server is the
 // same program).
 func (e *Env) listTools(ctx context.Context) error {
-	cs, err := e.ep.session(ctx)
-	if err != nil {
+	var cs *mcp.ClientSession
+	var err error
+	if l, ok := e.backend.(toolLister); ok {
+		var done func()
+		if cs, done, err = l.listSession(ctx); err != nil {
+			return err
+		}
+		defer done()
+	} else if cs, err = e.ep.session(ctx); err != nil {
 		return err
 	}
 	var fs []protocol.Function

@@ -1,6 +1,7 @@
 package mcptask_test
 
 import (
+	"encoding/json"
 	"os/exec"
 	"testing"
 
@@ -35,4 +36,10 @@ func play(t *testing.T, env envs.Env, seed uint64, actions []string) (string, en
 	}
 	t.Fatalf("the episode did not end after %d actions", len(actions))
 	return obs, st
+}
+
+// callJSON writes a tool call in the text protocol.
+func callJSON(tool string, args map[string]any) string {
+	b, _ := json.Marshal(args)
+	return "<tool_call><tool_name>" + tool + "</tool_name><arguments>" + string(b) + "</arguments></tool_call>"
 }

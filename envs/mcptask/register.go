@@ -25,6 +25,9 @@ func Register(r *envs.Registry) error {
 	if err := r.RegisterDesc("mcp:files-sample", "MCPMark-style file tasks shipped with gemgo: the npm filesystem MCP server in the sandbox on a fresh copy of the task's files, scored by checks of the files left", makeSample(ServiceFiles)); err != nil {
 		return err
 	}
+	if err := r.RegisterDesc("mcp:postgres-sample", "MCPMark-style PostgreSQL tasks shipped with gemgo: gemgo's SQL MCP server on a fresh database of a throwaway cluster, scored by SQL checks", makeSample(ServicePostgres)); err != nil {
+		return err
+	}
 	return r.RegisterDesc("mcp:dir", "MCPMark-style tasks from task directories (option path; files or postgres), scored by checks of the state left", makeDir)
 }
 

@@ -52,7 +52,7 @@ func TestLoadTaskErrors(t *testing.T) {
 
 // TestShippedTasks: at least 12 tasks per service, each with a solution.
 func TestShippedTasks(t *testing.T) {
-	for _, s := range []string{mcptask.ServiceFiles} {
+	for _, s := range []string{mcptask.ServiceFiles, mcptask.ServicePostgres} {
 		tasks, err := mcptask.ShippedTasks(s)
 		require.NoError(t, err)
 		require.GreaterOrEqual(t, len(tasks), 12, s)
