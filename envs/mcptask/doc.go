@@ -9,6 +9,9 @@
 //     (envs/mcptask/tasks/files, embedded); option task pins one.
 //   - mcp:postgres-sample — the PostgreSQL tasks shipped with gemgo
 //     (envs/mcptask/tasks/postgres); option task pins one.
+//
+// Reset(seed) plays task seed mod n of the id's n tasks (sorted by name);
+// Env.Len is n, so that cmd/eval -episodes all plays each once.
 //   - mcp:dir — the task directory, or directory of task directories of
 //     one service, at option path.
 //

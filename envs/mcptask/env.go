@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
@@ -62,7 +61,6 @@ type Env struct {
 	backend backend
 	service string
 
-	rng    *rand.Rand
 	cur    *Task
 	ep     episode
 	funcs  []protocol.Function
@@ -119,16 +117,19 @@ func (e *Env) maxTurns() int {
 	return e.cur.Spec.MaxTurns
 }
 
-// Reset picks a task with the env's own generator seeded by seed, lays
-// out its initial state, connects to the service and returns the
-// instruction followed by the tools.
+// Len is the number of tasks: seeds s … s+Len()−1 play each once
+// (cmd/eval -episodes all).
+func (e *Env) Len() int { return len(e.tasks) }
+
+// Reset starts the episode of task seed mod Len() (the tasks sorted by
+// name): it lays out the task's initial state and returns the instruction
+// followed by the tools.
 func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	e.active = false
 	if err := e.endEpisode(); err != nil {
 		return "", nil, err
 	}
-	e.rng = rand.New(rand.NewPCG(seed, 0x6d6370)) // "mcp"
-	e.cur = e.tasks[e.rng.IntN(len(e.tasks))]
+	e.cur = e.tasks[seed%uint64(len(e.tasks))]
 	e.turn, e.used = 0, 0
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
