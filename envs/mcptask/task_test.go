@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/envs/mcptask"
 )
 
@@ -57,4 +59,13 @@ func TestShippedTasks(t *testing.T) {
 		require.NoError(t, err)
 		require.GreaterOrEqual(t, len(tasks), 12, s)
 	}
+}
+
+// TestMissingServerNamesInstall: an id whose server is not installed
+// fails at Make with the line that installs it.
+func TestMissingServerNamesInstall(t *testing.T) {
+	_, err := builtin.Registry().Make("mcp:files-sample", envs.With("server", "gemgo-no-such-mcp-server"))
+	require.ErrorContains(t, err, `the filesystem MCP server "gemgo-no-such-mcp-server" is not installed (`+mcptask.FilesInstall)
+	_, err = builtin.Registry().Make("mcp:files-sample", envs.With("task", "nope"))
+	require.ErrorContains(t, err, `option task "nope": no such shipped task (tasks: archive-old, config-edit,`)
 }
