@@ -61,6 +61,10 @@
 // check holds, else 0. The checks live in the env's memory, loaded with
 // the task, and are never written where the server can reach.
 //
+// For native function calling (cmd/eval -tool-protocol native) the env
+// offers its tools as the tool wrapper does: Functions, Instructions (the
+// block the first observation ends with) and Route.
+//
 // Step's Info: turn, task, tool and tool_error after a call, format_error;
 // at the end passed, total, checks (label to "passed" or why it failed),
 // success, and truncated_by (max_turns or time_budget_sec).

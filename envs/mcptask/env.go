@@ -186,8 +186,20 @@ func (e *Env) listTools(ctx context.Context) error {
 	return nil
 }
 
-// Functions returns the service's tools as functions (after a Reset).
-func (e *Env) Functions() []protocol.Function { return e.funcs }
+// Functions returns the service's tools as functions (after a Reset), for
+// native function calling (cmd/eval -tool-protocol native).
+func (e *Env) Functions() ([]protocol.Function, error) {
+	if e.funcs == nil {
+		return nil, errors.New("mcp task: the tools are listed at the first Reset")
+	}
+	return e.funcs, nil
+}
+
+// Instructions is the tools' block that ends the first observation.
+func (e *Env) Instructions() string { return e.instr }
+
+// Route returns the call Step would run for action, if it holds one.
+func (e *Env) Route(action string) (protocol.Call, bool) { return protocol.ParseMCP(action) }
 
 // prompt is the episode's first observation.
 func (e *Env) prompt() string {
