@@ -86,8 +86,8 @@ func (c *Config) Validate() error {
 	switch c.ToolProtocol {
 	case "", ProtocolText:
 	case ProtocolNative:
-		if len(c.Tools) == 0 {
-			bad("-tool-protocol native without -tool: give the tools to offer as functions")
+		if len(c.Tools) == 0 && !ownTools(c.Envs) {
+			bad("-tool-protocol native without -tool: give the tools to offer as functions (only the mcp:* envs have tools of their own)")
 		}
 	default:
 		bad("-tool-protocol = %q: allowed text, native", c.ToolProtocol)
@@ -159,6 +159,18 @@ func (c *Config) EpisodeHash() string {
 		System      string         `json:"system"`
 		Protocol    string         `json:"tool_protocol,omitempty"`
 	}{c.EnvOptions, specs, c.SeedBase, c.Temperature, c.TopP, c.MaxTokens, c.Stop, c.System, protocol})
+}
+
+// ownTools reports whether every env of specs calls tools of its own: the
+// mcp:* envs (envs/mcptask), whose MCP server's tools are offered as
+// functions without -tool.
+func ownTools(specs []string) bool {
+	for _, s := range specs {
+		if !strings.HasPrefix(s, "mcp:") {
+			return false
+		}
+	}
+	return len(specs) > 0
 }
 
 func (c *Config) native() bool { return c.ToolProtocol == ProtocolNative }

@@ -172,7 +172,7 @@ const maxLocalErrors = 8
 // endpoint sees, is Transcript.
 type nativeActor struct {
 	p     *ChatPolicy
-	env   *tools.Env
+	env   toolHost
 	funcs []protocol.Function
 	defs  []chat.Function
 	byAPI map[string]int // API name → index in funcs
@@ -189,11 +189,25 @@ type pendingCall struct {
 	err    error  // why the call cannot be run
 }
 
-// newNativeActor finds the tool wrapper in env and its functions.
+// toolHost is what native calling needs of the env's tools: the tool
+// wrapper (*tools.Env), or an env that calls tools itself (the mcp:* envs
+// of envs/mcptask). Functions lists them; Instructions is the block that
+// ends the first observation (cut from it, since the functions replace
+// it); Route reports the call Step would run for a text action.
+type toolHost interface {
+	Functions() ([]protocol.Function, error)
+	Instructions() string
+	Route(action string) (protocol.Call, bool)
+}
+
+var _ toolHost = (*tools.Env)(nil)
+
+// newNativeActor finds the tool wrapper (or an env with tools of its own)
+// in env and its functions.
 func newNativeActor(p *ChatPolicy, env envs.Env) (*nativeActor, error) {
-	var w *tools.Env
+	var w toolHost
 	for e := env; e != nil; {
-		if t, ok := e.(*tools.Env); ok {
+		if t, ok := e.(toolHost); ok {
 			w = t
 			break
 		}

@@ -29,8 +29,9 @@
 // tools of its own; a spec that is wrong, or a tool that cannot run here,
 // stops the run before its first episode. -tool-protocol native offers
 // the tools to an endpoint policy as OpenAI functions and runs the reply's
-// tool_calls through the same tools (docs/eval.md); text, the default, is
-// the tag protocol policies train on.
+// tool_calls through the same tools (docs/eval.md); the mcp:* envs need
+// no -tool for it, their MCP server's tools are offered. text, the
+// default, is the tag protocol policies train on.
 //
 // An -env value may carry options of its own after "?"
 // ('eval:MATH500?answer_format=boxed&style=brief'), over the -opt options

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/builtin"
+	"github.com/gemgo/gemgo/envs/mcptask"
 	"github.com/gemgo/gemgo/sandbox"
 	"github.com/stretchr/testify/require"
 )
@@ -57,6 +58,9 @@ func TestGolden(t *testing.T) {
 				if err := pytestUsable(); err != nil {
 					t.Skipf("the terminal envs score with pytest: %v", err)
 				}
+			}
+			if err := mcpUsable(id); err != nil {
+				t.Skip(err)
 			}
 			opts, _, _ := builtinSetup(id)
 			got := episode(t, id, reg, opts, "")
@@ -194,6 +198,18 @@ func writeInfo(b *strings.Builder, info envs.Info) {
 // formatFloat keeps 10 significant digits: exact for the rewards' simple
 // fractions, and deaf to last-bit differences between machines.
 func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', 10, 64) }
+
+// mcpUsable says why the mcp env id cannot run here (its MCP server or
+// PostgreSQL is not installed); nil when it can, or id is not an mcp env.
+func mcpUsable(id string) error {
+	switch id {
+	case "mcp:files-sample", "mcp:dir":
+		return mcptask.FilesUsable()
+	case "mcp:postgres-sample":
+		return mcptask.PostgresUsable()
+	}
+	return nil
+}
 
 // pytestUsable says why the terminal envs cannot score here (no python3
 // the sandbox can start that imports pytest); nil when they can.

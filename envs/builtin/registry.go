@@ -20,6 +20,7 @@ import (
 	"github.com/gemgo/gemgo/envs/game/wordsearch"
 	"github.com/gemgo/gemgo/envs/logic"
 	"github.com/gemgo/gemgo/envs/mathtask"
+	"github.com/gemgo/gemgo/envs/mcptask"
 	"github.com/gemgo/gemgo/envs/qa"
 	"github.com/gemgo/gemgo/envs/rg"
 	"github.com/gemgo/gemgo/envs/terminal"
@@ -41,6 +42,8 @@ func families() []func(*envs.Registry) error {
 		code.Register,
 		// multi-turn shell tasks in a sandboxed work dir, scored by hidden tests
 		terminal.Register,
+		// MCPMark-style tasks over MCP servers: files and PostgreSQL
+		mcptask.Register,
 		// GEM's evaluation benchmarks, read from sets imported with cmd/data
 		bench.Register,
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/envs/envtest"
+	"github.com/gemgo/gemgo/envs/mcptask"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -33,6 +34,21 @@ func builtinSetup(id string) (opts []envs.Option, check []envtest.Option, slow b
 			opts = append(opts, envs.With("path", filepath.Join("..", "terminal", "tasks", "fix-permissions")))
 		} else {
 			opts = append(opts, envs.With("task", "fix-permissions"))
+		}
+		return opts, []envtest.Option{envtest.Episodes(2), envtest.Mutations(4), envtest.FreeText()}, true
+	}
+	if strings.HasPrefix(id, "mcp:") {
+		// Every episode starts an MCP server (node in the sandbox, or a
+		// database): short episodes, few of them (envs/mcptask's own
+		// tests play every task).
+		opts = append(opts, envs.With("max_turns", 3))
+		switch id {
+		case "mcp:dir":
+			opts = append(opts, envs.With("path", filepath.Join("..", "mcptask", "tasks", "files", "csv-total")))
+		case "mcp:files-sample":
+			opts = append(opts, envs.With("task", "csv-total"))
+		case "mcp:postgres-sample":
+			opts = append(opts, envs.With("task", "top-customers"))
 		}
 		return opts, []envtest.Option{envtest.Episodes(2), envtest.Mutations(4), envtest.FreeText()}, true
 	}
@@ -71,6 +87,14 @@ func TestBuiltinsConform(t *testing.T) {
 				if err := pytestUsable(); err != nil {
 					t.Skipf("the terminal envs score with pytest: %v", err)
 				}
+			}
+			if err := mcpUsable(id); err != nil {
+				t.Skip(err)
+			}
+			if id == "mcp:postgres-sample" { // one cluster for all the envs CheckEnv makes
+				release, err := mcptask.HoldCluster()
+				require.NoError(t, err)
+				defer release()
 			}
 			envtest.CheckEnv(t, func() (envs.Env, error) { return reg.Make(id, opts...) }, check...)
 

@@ -196,7 +196,7 @@ func TestServerOnlyOptionsOfBuiltins(t *testing.T) {
 	refused := map[string]map[string]bool{} // option → ids
 	for _, id := range reg.IDs() {
 		var base []envs.Option
-		if strings.HasSuffix(id, ":jsonl") || id == "terminal:dir" {
+		if strings.HasSuffix(id, ":jsonl") || id == "terminal:dir" || id == "mcp:dir" {
 			base = append(base, envs.With("path", filepath.Join(t.TempDir(), "none.jsonl")))
 		}
 		// The unknown-option error lists every option the env reads.
@@ -221,7 +221,7 @@ func TestServerOnlyOptionsOfBuiltins(t *testing.T) {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	assert.Equal(t, []string{"clue_file", "data_dir", "fresh_process", "isolation", "path", "python", "word_file"}, names)
+	assert.Equal(t, []string{"clue_file", "data_dir", "fresh_process", "isolation", "path", "python", "server", "word_file"}, names)
 	evalIDs := map[string]bool{}
 	for _, id := range reg.IDs() {
 		if strings.HasPrefix(id, "eval:") {
@@ -230,8 +230,8 @@ func TestServerOnlyOptionsOfBuiltins(t *testing.T) {
 	}
 	assert.Len(t, evalIDs, 14)
 	assert.Equal(t, evalIDs, refused["data_dir"], "data_dir names a directory of the server")
-	assert.Equal(t, map[string]bool{"code:jsonl": true, "math:jsonl": true, "qa:jsonl": true, "terminal:dir": true}, refused["path"])
-	for _, name := range []string{"python", "isolation"} {
-		assert.Equal(t, map[string]bool{"code:jsonl": true, "code:sample": true, "terminal:dir": true, "terminal:sample": true}, refused[name], name)
-	}
+	assert.Equal(t, map[string]bool{"code:jsonl": true, "math:jsonl": true, "qa:jsonl": true, "terminal:dir": true, "mcp:dir": true}, refused["path"])
+	assert.Equal(t, map[string]bool{"code:jsonl": true, "code:sample": true, "terminal:dir": true, "terminal:sample": true}, refused["python"])
+	assert.Equal(t, map[string]bool{"code:jsonl": true, "code:sample": true, "terminal:dir": true, "terminal:sample": true, "mcp:dir": true, "mcp:files-sample": true}, refused["isolation"])
+	assert.Equal(t, map[string]bool{"mcp:dir": true, "mcp:files-sample": true}, refused["server"], "server names the filesystem MCP server's program")
 }

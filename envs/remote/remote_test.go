@@ -15,6 +15,7 @@ import (
 	"github.com/gemgo/gemgo/envs"
 	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/envs/envtest"
+	"github.com/gemgo/gemgo/envs/mcptask"
 	"github.com/gemgo/gemgo/envs/remote"
 	"github.com/gemgo/gemgo/envs/remote/client"
 )
@@ -55,6 +56,12 @@ func setup(id string) (opts []envs.Option, slow bool) {
 		return []envs.Option{envs.With("data_dir", filepath.Join("..", "bench", "testdata", "data"))}, false
 	case id == "terminal:sample":
 		return []envs.Option{envs.With("max_turns", 3), envs.With("command_timeout", 20), envs.With("task", "fix-permissions")}, true
+	case id == "mcp:dir": // as envs/builtin
+		return []envs.Option{envs.With("max_turns", 3), envs.With("path", filepath.Join("..", "mcptask", "tasks", "files", "csv-total"))}, true
+	case id == "mcp:files-sample":
+		return []envs.Option{envs.With("max_turns", 3), envs.With("task", "csv-total")}, true
+	case id == "mcp:postgres-sample":
+		return []envs.Option{envs.With("max_turns", 3), envs.With("task", "top-customers")}, true
 	}
 	return nil, false
 }
@@ -98,16 +105,37 @@ func checkRemote(t *testing.T, url, id string) {
 		if testing.Short() {
 			t.Skip("-short: this env starts python3 for every step")
 		}
-		needPython(t)
+		if !strings.HasPrefix(id, "mcp:") {
+			needPython(t)
+		}
 		check = []envtest.Option{envtest.Episodes(2), envtest.Mutations(4)}
 	}
 
 	if strings.HasPrefix(id, "terminal:") {
 		check = append(check, envtest.FreeText()) // replies are <bash>/<finish> tags, not \boxed{}
 	}
+	if strings.HasPrefix(id, "mcp:") {
+		check = append(check, envtest.FreeText()) // replies are tool calls or a free answer
+		if err := mcpUsable(id); err != nil {
+			t.Skip(err)
+		}
+		if id == "mcp:postgres-sample" { // one cluster for every session's env
+			release, err := mcptask.HoldCluster()
+			require.NoError(t, err)
+			defer release()
+		}
+	}
 	envtest.CheckEnv(t, func() (envs.Env, error) {
 		return client.Dial(context.Background(), url, id, opts...)
 	}, check...)
+}
+
+// mcpUsable says why the mcp env id cannot run here; nil when it can.
+func mcpUsable(id string) error {
+	if id == "mcp:postgres-sample" {
+		return mcptask.PostgresUsable()
+	}
+	return mcptask.FilesUsable()
 }
 
 // The remote env plays exactly what the env plays in-process: the same

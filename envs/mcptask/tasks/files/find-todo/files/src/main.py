@@ -1,0 +1,3 @@
+def main():
+    # TODO: handle errors
+    pass

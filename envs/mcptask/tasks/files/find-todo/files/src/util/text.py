@@ -1,0 +1,3 @@
+def clean(s):
+    # TODO: trim spaces
+    return s
