@@ -19,8 +19,10 @@ type prefixCache struct {
 	fp     uint64  // fingerprint of the weights the rows were computed with
 	config Config
 	valid  bool
-	// counts over the sampler's life
-	reused, computed int
+	// counts over the sampler's life: prompt tokens whose rows an earlier
+	// call computed, and the others; of those, the ones copied from another
+	// prompt of the same call (share)
+	reused, computed, shared int
 }
 
 // rowCopy copies the first n rows of cache slot from into slot to.
@@ -124,3 +126,41 @@ func (pc *prefixCache) remember(slots int, slot []int, prompts [][]int, out []Sa
 	}
 	pc.slots = held
 }
+
+// share plans the sharing of prompt prefixes within one call, beyond what
+// the cache gave (start, from assign): prompts that begin with the same
+// tokens (a batch of requests with one set of instructions, the first
+// turns of a round of episodes) compute those tokens' rows once. A prompt
+// whose longest common prefix with an earlier leader (a prompt that
+// follows no other) is longer than its start follows that leader;
+// otherwise it leads. need[i] is how many of leader i's first tokens
+// must be decoded before the others copy them (0: none beyond its start;
+// always fewer than its length, so that the sampling loop still feeds its
+// last token), and follow[i] the leader prompt i copies its first n
+// tokens' rows from (lead −1: none). Sharing changes no number: a row's
+// keys and values depend only on the tokens up to it, computed the same
+// way however the tokens are split (TestSamplerSharesWithinCall).
+func share(prompts [][]int, start []int) (need []int, follow []leader) {
+	need, follow = make([]int, len(prompts)), make([]leader, len(prompts))
+	var leads []int
+	for i, p := range prompts {
+		follow[i] = leader{lead: -1}
+		best, n := -1, start[i]
+		for _, j := range leads {
+			if l := commonPrefix(prompts[j], p, min(len(p), len(prompts[j]))-1); l > n {
+				best, n = j, l
+			}
+		}
+		if best < 0 {
+			leads = append(leads, i)
+			continue
+		}
+		follow[i] = leader{lead: best, n: n}
+		need[best] = max(need[best], n)
+	}
+	return need, follow
+}
+
+// leader is where a prompt copies its first n tokens' rows from: the slot
+// of prompt lead, once that prompt's first n tokens are decoded.
+type leader struct{ lead, n int }
