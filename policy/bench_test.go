@@ -59,6 +59,7 @@ func timeSteps(b *testing.B, w *policy.Weights, oc policy.OptimConfig, batches [
 func BenchmarkTrainStep(b *testing.B) {
 	b.Run("d=64", func(b *testing.B) { benchTrain(b, 64) })
 	b.Run("d=128", func(b *testing.B) { benchTrain(b, 128) })
+	b.Run("d=256", func(b *testing.B) { benchTrain(b, 256) })
 }
 
 func benchSample(b *testing.B, d int) {
@@ -91,6 +92,7 @@ func benchSample(b *testing.B, d int) {
 func BenchmarkSample(b *testing.B) {
 	b.Run("d=64", func(b *testing.B) { benchSample(b, 64) })
 	b.Run("d=128", func(b *testing.B) { benchSample(b, 128) })
+	b.Run("d=256", func(b *testing.B) { benchSample(b, 256) })
 }
 
 // BenchmarkTrainStepRL is an RL update's shape: 64 turns of a multi-turn

@@ -160,3 +160,36 @@ func TestGraphCacheSameNumbers(t *testing.T) {
 		assert.Equal(t, p.Data, one.Weights().Params[i].Data, p.Name)
 	}
 }
+
+// The gradient of a step run in chunks is the sum of its chunks' even
+// when an earlier step ran in one chunk of the same graph. The trainer
+// once kept a one-chunk step's gradients as views into the graph and
+// reused the header slice of its chunk sum for them, so the next chunked
+// step summed into that graph's own gradient buffer: its second chunk,
+// run in that graph, overwrote the first chunk's sum and was then added
+// to itself (GuessTheNumber-hard's run changed at iteration 83 once
+// fixed).
+func TestChunkedStepAfterOneChunkStep(t *testing.T) {
+	c := Config{Vocab: 11, Context: 64, Layers: 1, DModel: 8, Heads: 2}
+	rng := rand.New(rand.NewPCG(8, 8))
+	batch := func(n int) []Sequence {
+		var out []Sequence
+		for range n {
+			out = append(out, seqFor(rng, c, 50, 10))
+		}
+		return out
+	}
+	tr, err := NewTrainer(randomWeights(t, c, false, 5), OptimConfig{})
+	require.NoError(t, err)
+	steps := [][]Sequence{batch(maxChunkTokens/64 + 6), batch(8), batch(maxChunkTokens/64 + 6)} // chunks of 64 and 8; 8; 64 and 8
+	for i, b := range steps {
+		obj := meanObjective(b, testObjective{square: 0.1})
+		fresh, err := NewTrainer(tr.Weights().Clone(), OptimConfig{})
+		require.NoError(t, err)
+		_, err = fresh.Step(b, 1, obj)
+		require.NoError(t, err)
+		_, err = tr.Step(b, 1, obj)
+		require.NoError(t, err)
+		require.Equal(t, fresh.Gradients(), tr.Gradients(), "step %d", i)
+	}
+}

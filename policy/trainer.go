@@ -28,9 +28,12 @@ type Trainer struct {
 	mem    slab[float32] // the graphs' float buffers (arena.go)
 	// maxGraphs bounds graphs (0: defaultMaxGraphs); tests lower it
 	maxGraphs int
-	params    [][]float32
-	acc       [][]float32 // gradient sum over the chunks of a step
-	grads     [][]float32 // gradients of the last step
+	// ownBuffers gives each graph buffers of its own, not the slab's
+	// (tests compare the two)
+	ownBuffers bool
+	params     [][]float32
+	acc        [][]float32 // gradient sum over the chunks of a step
+	grads      [][]float32 // gradients of the last step
 }
 
 // NewTrainer returns a trainer of w (a policy from NewWeights) with
@@ -79,7 +82,11 @@ func (t *Trainer) refreshParams() {
 
 func (t *Trainer) graph(b, length int) (*graph[float32], error) {
 	return t.graphs.get(b, length, t.maxGraphs, func(b, length int) (*graph[float32], error) {
-		return newGraphIn(t.w, t.params, b, length, false, &t.mem)
+		mem := &t.mem
+		if t.ownBuffers {
+			mem = nil
+		}
+		return newGraphIn(t.w, t.params, b, length, false, mem)
 	})
 }
 
