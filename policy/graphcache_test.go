@@ -193,3 +193,53 @@ func TestChunkedStepAfterOneChunkStep(t *testing.T) {
 		require.Equal(t, fresh.Gradients(), tr.Gradients(), "step %d", i)
 	}
 }
+
+// Graphs on the shared slab compute what graphs with buffers of their own
+// do, step after step, on minibatches like a packed run's: random sizes
+// (some run in two chunks), lengths and branches, with forward-only
+// Evaluate runs in between.
+func TestSlabSameAsOwnBuffers(t *testing.T) {
+	c := Config{Vocab: 40, Context: 64, Layers: 2, DModel: 16, Heads: 2, TieEmbeddings: true}
+	w := randomWeights(t, c, false, 4)
+	slab, err := NewTrainer(w.Clone(), OptimConfig{LR: 1e-3, MaxGradNorm: 1})
+	require.NoError(t, err)
+	own, err := NewTrainer(w.Clone(), OptimConfig{LR: 1e-3, MaxGradNorm: 1})
+	require.NoError(t, err)
+	own.ownBuffers = true
+	rng := rand.New(rand.NewPCG(1, 2))
+	for step := range 24 {
+		var batch []Sequence
+		for range 1 + rng.IntN(90) {
+			np := 5 + rng.IntN(40)
+			s := seqFor(rng, c, np, 1+rng.IntN(10))
+			for k := rng.IntN(3); k > 0; k-- {
+				nr := 1 + rng.IntN(5)
+				br := Branch{Prefix: 1 + rng.IntN(np), Tail: randomTokens(rng, 1+rng.IntN(3), c.Vocab), Response: randomTokens(rng, nr, c.Vocab)}
+				if br.Prefix+len(br.Tail)+nr-1 > c.Context {
+					continue
+				}
+				for range nr {
+					br.Advantages = append(br.Advantages, float32(rng.NormFloat64()))
+				}
+				s.Branches = append(s.Branches, br)
+			}
+			batch = append(batch, s)
+		}
+		obj := meanObjective(batch, testObjective{square: 0.1, entropy: 0.01})
+		a, err := slab.Step(batch, 1, obj)
+		require.NoError(t, err)
+		b, err := own.Step(batch, 1, obj)
+		require.NoError(t, err)
+		require.Equal(t, b, a, "step %d", step)
+		if step%3 == 0 {
+			sub := batch[:1+rng.IntN(len(batch))]
+			la, ea, err := slab.Evaluate(sub, 1)
+			require.NoError(t, err)
+			lb, eb, err := own.Evaluate(sub, 1)
+			require.NoError(t, err)
+			require.Equal(t, lb, la, "step %d: log-probs", step)
+			require.Equal(t, eb, ea, "step %d: entropies", step)
+		}
+	}
+	require.Equal(t, own.Weights().Params, slab.Weights().Params)
+}
