@@ -24,7 +24,7 @@ type slab[T Float] struct {
 type carver[T Float] struct {
 	s     *slab[T] // nil: the graph allocates its own buffers
 	off   int      // floats taken
-	first int      // the slab generation of the first buffer taken, −1 before it
+	first int      // the slab generation its buffers lie in (set by reserve)
 }
 
 // reserve makes the slab hold at least n floats, the graph's whole need,
