@@ -59,6 +59,7 @@ func timeSteps(b *testing.B, w *policy.Weights, oc policy.OptimConfig, batches [
 func BenchmarkTrainStep(b *testing.B) {
 	b.Run("d=64", func(b *testing.B) { benchTrain(b, 64) })
 	b.Run("d=128", func(b *testing.B) { benchTrain(b, 128) })
+	b.Run("d=256", func(b *testing.B) { benchTrain(b, 256) })
 }
 
 func benchSample(b *testing.B, d int) {
@@ -91,6 +92,7 @@ func benchSample(b *testing.B, d int) {
 func BenchmarkSample(b *testing.B) {
 	b.Run("d=64", func(b *testing.B) { benchSample(b, 64) })
 	b.Run("d=128", func(b *testing.B) { benchSample(b, 128) })
+	b.Run("d=256", func(b *testing.B) { benchSample(b, 256) })
 }
 
 // BenchmarkTrainStepRL is an RL update's shape: 64 turns of a multi-turn
@@ -118,4 +120,36 @@ func BenchmarkTrainStepRL(b *testing.B) {
 	lc := algo.LossConfig{Kind: algo.PG, Agg: algo.TokenMean}
 	timeSteps(b, w, policy.OptimConfig{LR: 1e-3, MaxGradNorm: 1}, [][]policy.Sequence{seqs}, lc, 1)
 	b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "turns/s")
+}
+
+// BenchmarkSampleSharedPrompt is a round of first turns (or a batch of
+// chat requests): 32 rows whose prompts are the same 20-token instructions
+// and a 4-token tail of their own, each answered with 8 tokens, by a
+// sampler whose cache holds nothing of them (the weights changed since
+// its last call), on the reference model at d = 64.
+func BenchmarkSampleSharedPrompt(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 0))
+	w, err := policy.NewWeights(refmodel.Config(64), rng)
+	if err != nil {
+		b.Fatal(err)
+	}
+	instr := refmodel.Prompts(rng, 20)[0]
+	var prompts [][]int
+	for _, tail := range refmodel.Prompts(rng, 4) {
+		prompts = append(prompts, append(append([]int(nil), instr...), tail...))
+	}
+	sc := policy.SampleConfig{MaxNewTokens: 8, EOS: -1}
+	tokens := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		out, err := policy.NewSampler(w).Sample(prompts, sc, rng)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, o := range out {
+			tokens += len(o.Tokens)
+		}
+	}
+	b.ReportMetric(float64(tokens)/b.Elapsed().Seconds(), "tokens/s")
 }

@@ -21,9 +21,12 @@ type ValueStats struct {
 type Critic struct {
 	w      *Weights
 	opt    *adam
-	graphs map[[2]int]*graph[float32]
-	params [][]float32
-	acc    [][]float32
+	graphs graphCache[float32]
+	mem    slab[float32] // the graphs' float buffers (arena.go)
+	// maxGraphs bounds graphs (0: defaultMaxGraphs); tests lower it
+	maxGraphs int
+	params    [][]float32
+	acc       [][]float32
 }
 
 // NewCritic returns a critic over w (from NewCriticWeights).
@@ -38,7 +41,7 @@ func NewCritic(w *Weights, oc OptimConfig) (*Critic, error) {
 	if err != nil {
 		return nil, fmt.Errorf("new critic: %w", err)
 	}
-	return &Critic{w: w, opt: opt, graphs: map[[2]int]*graph[float32]{}}, nil
+	return &Critic{w: w, opt: opt}, nil
 }
 
 func (c *Critic) checkPrompts(prompts [][]int) (int, error) {
@@ -82,12 +85,11 @@ func (c *Critic) run(prompts [][]int, returns, oldValues []float64, clip float64
 	for ci, ch := range chunks(len(prompts), L) {
 		sub := prompts[ch[0]:ch[1]]
 		b := bucketBatch(len(sub))
-		g, ok := c.graphs[[2]int{b, L}]
-		if !ok {
-			if g, err = newGraph(c.w, c.params, b, L, true); err != nil {
-				return nil, 0, 0, err
-			}
-			c.graphs[[2]int{b, L}] = g
+		g, err := c.graphs.get(b, L, c.maxGraphs, func(b, L int) (*graph[float32], error) {
+			return newGraphIn(c.w, c.params, b, L, true, &c.mem)
+		})
+		if err != nil {
+			return nil, 0, 0, err
 		}
 		k := g.vloss
 		clear(g.embed.ids)

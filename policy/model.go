@@ -27,6 +27,7 @@ type graph[T Float] struct {
 	cost      *G.Node
 	vm        G.VM // forward and backward
 	fwd       G.VM // forward only, built on first use
+	mem       *carver[T]
 }
 
 func dtypeOf[T Float]() tensor.Dtype {
@@ -39,13 +40,20 @@ func dtypeOf[T Float]() tensor.Dtype {
 
 // newGraph builds the graph for b sequences of length tokens over the
 // parameters params (data aligned with w.Params; the graph reads them in
-// place). critic selects the value head.
+// place). critic selects the value head. The graph's float buffers are its
+// own.
 func newGraph[T Float](w *Weights, params [][]T, b, length int, critic bool) (*graph[T], error) {
+	return newGraphIn(w, params, b, length, critic, nil)
+}
+
+// newGraphIn is newGraph with the float buffers taken from mem, which the
+// graphs of one trainer share (arena.go); nil: the graph's own.
+func newGraphIn[T Float](w *Weights, params [][]T, b, length int, critic bool, mem *slab[T]) (*graph[T], error) {
 	c := w.Config
 	if length > MaxPackedLen(c.Context) {
 		return nil, fmt.Errorf("graph length %d exceeds 4 × model.context %d", length, c.Context)
 	}
-	gr := &graph[T]{cfg: c, b: b, length: length, g: G.NewGraph()}
+	gr := &graph[T]{cfg: c, b: b, length: length, g: G.NewGraph(), mem: &carver[T]{s: mem, first: -1}}
 	byName := map[string]*G.Node{}
 	dt := dtypeOf[T]()
 	for i, p := range w.Params {
@@ -110,7 +118,64 @@ func newGraph[T Float](w *Weights, params [][]T, b, length int, critic bool) (*g
 		return nil, fmt.Errorf("differentiate graph %dx%d: %w", b, length, err)
 	}
 	gr.vm = G.NewTapeMachine(gr.g)
+	gr.share()
 	return gr, nil
+}
+
+// share points the graph's kernels at its carver: the outputs and
+// gradients they allocate at the first run, and, with a shared slab, the
+// buffers their constructors made (those become garbage once, at build).
+// The slab is first grown to the graph's whole need.
+func (gr *graph[T]) share() {
+	need := 0
+	for _, n := range gr.g.AllNodes() {
+		switch op := n.Op().(type) {
+		case *fwdOp[T]:
+			need += op.k.outShape().TotalSize() + adoptBuffers(op.k, nil)
+		case *bwdOp[T]:
+			need += op.total
+		}
+	}
+	gr.mem.reserve(need)
+	for _, n := range gr.g.AllNodes() {
+		switch op := n.Op().(type) {
+		case *fwdOp[T]:
+			op.mem = gr.mem
+			if gr.mem.s != nil {
+				adoptBuffers(op.k, gr.mem)
+			}
+		case *bwdOp[T]:
+			op.mem = gr.mem
+		}
+	}
+}
+
+// adoptBuffers moves the float buffers a kernel's constructor made into
+// mem and returns how many floats they hold (with mem nil, it only
+// counts). The kernels not listed keep their own (small, or grown at run
+// time).
+func adoptBuffers[T Float](k kernel[T], mem *carver[T]) int {
+	var bufs []*[]T
+	switch k := k.(type) {
+	case *layerNormK[T]:
+		bufs = []*[]T{&k.mean, &k.rstd}
+	case *linearK[T]:
+		if k.gelu {
+			bufs = []*[]T{&k.pre, &k.dpre, &k.th}
+		}
+	case *attentionK[T]:
+		bufs = []*[]T{&k.p}
+	case *policyLossK[T]:
+		bufs = []*[]T{&k.lp}
+	}
+	n := 0
+	for _, b := range bufs {
+		n += len(*b)
+		if mem != nil {
+			*b = mem.take(len(*b))
+		}
+	}
+	return n
 }
 
 // rebind points the parameter nodes at params again if a slice was

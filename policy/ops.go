@@ -90,6 +90,7 @@ type fwdOp[T Float] struct {
 	inSizes []int
 	out     *tensor.Dense
 	ins     [][]T
+	mem     *carver[T] // where out is taken from; nil: its own
 }
 
 func (op *fwdOp[T]) Arity() int { return len(op.inDims) }
@@ -133,7 +134,7 @@ func (op *fwdOp[T]) Do(vals ...G.Value) (G.Value, error) {
 		return scalarValue(out[0]), nil
 	}
 	if op.out == nil {
-		op.out = tensor.New(tensor.WithShape(shape.Clone()...), tensor.WithBacking(make([]T, shape.TotalSize())))
+		op.out = tensor.New(tensor.WithShape(shape.Clone()...), tensor.WithBacking(op.mem.take(shape.TotalSize())))
 	}
 	op.k.forward(op.out.Data().([]T), op.ins)
 	return op.out, nil
@@ -176,6 +177,7 @@ type bwdOp[T Float] struct {
 	out   *tensor.Dense
 	dIn   [][]T
 	ins   [][]T
+	mem   *carver[T] // where out is taken from; nil: its own
 }
 
 func (op *bwdOp[T]) Arity() int { return len(op.fwd.inDims) + 2 }
@@ -216,7 +218,7 @@ func (op *bwdOp[T]) Do(vals ...G.Value) (G.Value, error) {
 		return nil, fmt.Errorf("%s output gradient: %w", op, err)
 	}
 	if op.out == nil {
-		op.out = tensor.New(tensor.WithShape(op.total), tensor.WithBacking(make([]T, op.total)))
+		op.out = tensor.New(tensor.WithShape(op.total), tensor.WithBacking(op.mem.take(op.total)))
 		all := op.out.Data().([]T)
 		op.dIn = make([][]T, n)
 		off := 0

@@ -19,23 +19,42 @@ type prefixCache struct {
 	fp     uint64  // fingerprint of the weights the rows were computed with
 	config Config
 	valid  bool
-	// counts over the sampler's life
-	reused, computed int
+	// counts over the sampler's life: prompt tokens whose rows an earlier
+	// call computed, and the others; of those, the ones copied from another
+	// prompt of the same call (share)
+	reused, computed, shared int
 }
 
 // rowCopy copies the first n rows of cache slot from into slot to.
 type rowCopy struct{ from, to, n int }
 
-// fingerprint hashes every weight's bits (FNV-1a over 32-bit words): any
-// change to the weights changes it but with probability 2⁻⁶⁴.
+// fingerprint hashes every weight's bits: FNV-1a over 32-bit words in
+// four interleaved lanes (word i feeds lane i mod 4, so that the lanes'
+// multiplications overlap; one lane's chain of dependent multiplications
+// made this a sixth of a small model's serving time), then the lanes
+// hashed together. Any change to the weights changes it but with
+// probability about 2⁻⁶⁴.
 func fingerprint(w *Weights) uint64 {
-	h := uint64(14695981039346656037)
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := [4]uint64{offset, offset ^ 1, offset ^ 2, offset ^ 3}
 	for _, p := range w.Params {
-		for _, v := range p.Data {
-			h = (h ^ uint64(math.Float32bits(v))) * 1099511628211
+		d := p.Data
+		i := 0
+		for ; i+4 <= len(d); i += 4 {
+			h[0] = (h[0] ^ uint64(math.Float32bits(d[i]))) * prime
+			h[1] = (h[1] ^ uint64(math.Float32bits(d[i+1]))) * prime
+			h[2] = (h[2] ^ uint64(math.Float32bits(d[i+2]))) * prime
+			h[3] = (h[3] ^ uint64(math.Float32bits(d[i+3]))) * prime
+		}
+		for ; i < len(d); i++ {
+			h[i%4] = (h[i%4] ^ uint64(math.Float32bits(d[i]))) * prime
 		}
 	}
-	return h
+	out := uint64(offset)
+	for _, x := range h {
+		out = (out ^ x) * prime
+	}
+	return out
 }
 
 // check drops every slot unless the weights are those the rows were
@@ -124,3 +143,41 @@ func (pc *prefixCache) remember(slots int, slot []int, prompts [][]int, out []Sa
 	}
 	pc.slots = held
 }
+
+// share plans the sharing of prompt prefixes within one call, beyond what
+// the cache gave (start, from assign): prompts that begin with the same
+// tokens (a batch of requests with one set of instructions, the first
+// turns of a round of episodes) compute those tokens' rows once. A prompt
+// whose longest common prefix with an earlier leader (a prompt that
+// follows no other) is longer than its start follows that leader;
+// otherwise it leads. need[i] is how many of leader i's first tokens
+// must be decoded before the others copy them (0: none beyond its start;
+// always fewer than its length, so that the sampling loop still feeds its
+// last token), and follow[i] the leader prompt i copies its first n
+// tokens' rows from (lead −1: none). Sharing changes no number: a row's
+// keys and values depend only on the tokens up to it, computed the same
+// way however the tokens are split (TestSamplerSharesWithinCall).
+func share(prompts [][]int, start []int) (need []int, follow []leader) {
+	need, follow = make([]int, len(prompts)), make([]leader, len(prompts))
+	var leads []int
+	for i, p := range prompts {
+		follow[i] = leader{lead: -1}
+		best, n := -1, start[i]
+		for _, j := range leads {
+			if l := commonPrefix(prompts[j], p, min(len(p), len(prompts[j]))-1); l > n {
+				best, n = j, l
+			}
+		}
+		if best < 0 {
+			leads = append(leads, i)
+			continue
+		}
+		follow[i] = leader{lead: best, n: n}
+		need[best] = max(need[best], n)
+	}
+	return need, follow
+}
+
+// leader is where a prompt copies its first n tokens' rows from: the slot
+// of prompt lead, once that prompt's first n tokens are decoded.
+type leader struct{ lead, n int }

@@ -134,3 +134,53 @@ func TestPrefixAssign(t *testing.T) {
 		}
 	}
 }
+
+// Prompts of one call that start with the same tokens share the rows of
+// those tokens, and every sample and log-prob is, to the bit, what the
+// prompt sampled alone by a fresh sampler (no sharing of any kind) gets
+// with its own rng: identical prompts (a batch of chat requests), prompts
+// that extend one another or share only their start, on every kernel path
+// of this CPU, sampled and greedy.
+func TestSamplerSharesWithinCall(t *testing.T) {
+	cfg := Config{Vocab: 29, Context: 64, Layers: 2, DModel: 32, Heads: 2, TieEmbeddings: true}
+	for _, mode := range kernelPaths() {
+		restore := useKernels(mode)
+		defer restore()
+		w := randomWeights(t, cfg, false, 7)
+		ep := rand.New(rand.NewPCG(7, 1))
+		instr := randomTokens(ep, 20, cfg.Vocab)
+		var prompts [][]int
+		for i := range 12 {
+			p := slices.Clone(instr)
+			switch i % 4 {
+			case 1:
+				p = append(p, randomTokens(ep, 1+ep.IntN(5), cfg.Vocab)...)
+			case 2:
+				p = append(slices.Clone(instr[:5+ep.IntN(10)]), randomTokens(ep, 3, cfg.Vocab)...)
+			case 3:
+				p = randomTokens(ep, 1+ep.IntN(8), cfg.Vocab) // shares nothing, or by chance a token
+			}
+			prompts = append(prompts, p)
+		}
+		for _, greedy := range []bool{false, true} {
+			sc := SampleConfig{MaxNewTokens: 6, EOS: 2, Greedy: greedy}
+			rngs := func() []*rand.Rand {
+				var out []*rand.Rand
+				for i := range prompts {
+					out = append(out, rand.New(rand.NewPCG(9, uint64(i))))
+				}
+				return out
+			}
+			s := NewSampler(w)
+			got, err := s.SampleEach(prompts, sc, rngs())
+			require.NoError(t, err)
+			require.Greater(t, s.SharedPromptTokens(), 5*19, "mode %v: the instructions' rows were shared", mode)
+			alone := rngs()
+			for i, p := range prompts {
+				want, err := NewSampler(w).SampleEach([][]int{p}, sc, alone[i:i+1])
+				require.NoError(t, err)
+				require.Equal(t, want[0], got[i], "mode %v greedy %v prompt %d", mode, greedy, i)
+			}
+		}
+	}
+}

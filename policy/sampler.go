@@ -69,9 +69,15 @@ type Sampler struct {
 func NewSampler(w *Weights) *Sampler { return &Sampler{w: w} }
 
 // PromptTokens counts the prompt tokens of every Sample call so far: those
-// whose keys and values an earlier call had computed (reused) and those fed
-// through the model (computed).
+// whose keys and values an earlier call had computed (reused) and the
+// others (computed: fed through the model, or copied from another prompt
+// of the same call, which SharedPromptTokens counts).
 func (s *Sampler) PromptTokens() (reused, computed int) { return s.pc.reused, s.pc.computed }
+
+// SharedPromptTokens counts the prompt tokens whose keys and values were
+// copied from another prompt of the same call (one that starts with the
+// same tokens) instead of being computed again.
+func (s *Sampler) SharedPromptTokens() int { return s.pc.shared }
 
 func (s *Sampler) check() error {
 	if s.w == nil {
@@ -156,6 +162,26 @@ func (s *Sampler) sample(prompts [][]int, sc SampleConfig, rngOf func(i int) *ra
 	s.dc.reset(s.w, slots)
 	for _, cp := range copies {
 		s.dc.copyRows(cp.from, cp.to, cp.n)
+	}
+	// prefixes shared within the call: the leaders' first tokens, then
+	// copies of them
+	need, follow := share(prompts, start)
+	var pre []span
+	for i, n := range need {
+		if n > start[i] {
+			pre = append(pre, span{slot: slot[i], start: start[i], tokens: prompts[i][start[i]:n], row: i})
+			start[i] = n
+		}
+	}
+	if len(pre) > 0 {
+		s.dc.forward(pre)
+	}
+	for i, f := range follow {
+		if f.lead >= 0 {
+			s.dc.copyRows(slot[f.lead], slot[i], f.n)
+			s.pc.shared += f.n - start[i]
+			start[i] = f.n
+		}
 	}
 	out := make([]Sample, len(prompts))
 	pos := make([]int, len(prompts)) // tokens fed so far per prompt

@@ -19,15 +19,21 @@ type Stats struct {
 }
 
 // Trainer updates a policy's Weights in place with Adam. Graphs are built
-// per (batch, length) bucket on first use and reused. Not safe for
-// concurrent use.
+// per (batch, length) bucket on first use and reused, up to a bounded
+// number of them (graphCache). Not safe for concurrent use.
 type Trainer struct {
 	w      *Weights
 	opt    *adam
-	graphs map[[2]int]*graph[float32]
-	params [][]float32
-	acc    [][]float32 // gradient sum over the chunks of a step
-	grads  [][]float32 // gradients of the last step
+	graphs graphCache[float32]
+	mem    slab[float32] // the graphs' float buffers (arena.go)
+	// maxGraphs bounds graphs (0: defaultMaxGraphs); tests lower it
+	maxGraphs int
+	// ownBuffers gives each graph buffers of its own, not the slab's
+	// (tests compare the two)
+	ownBuffers bool
+	params     [][]float32
+	acc        [][]float32 // gradient sum over the chunks of a step
+	grads      [][]float32 // gradients of the last step
 }
 
 // NewTrainer returns a trainer of w (a policy from NewWeights) with
@@ -43,7 +49,7 @@ func NewTrainer(w *Weights, oc OptimConfig) (*Trainer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("new trainer: %w", err)
 	}
-	return &Trainer{w: w, opt: opt, graphs: map[[2]int]*graph[float32]{}}, nil
+	return &Trainer{w: w, opt: opt}, nil
 }
 
 // checkLayout verifies that w holds exactly the parameters specs lists.
@@ -75,16 +81,13 @@ func (t *Trainer) refreshParams() {
 }
 
 func (t *Trainer) graph(b, length int) (*graph[float32], error) {
-	key := [2]int{b, length}
-	if g, ok := t.graphs[key]; ok {
-		return g, nil
-	}
-	g, err := newGraph(t.w, t.params, b, length, false)
-	if err != nil {
-		return nil, err
-	}
-	t.graphs[key] = g
-	return g, nil
+	return t.graphs.get(b, length, t.maxGraphs, func(b, length int) (*graph[float32], error) {
+		mem := &t.mem
+		if t.ownBuffers {
+			mem = nil
+		}
+		return newGraphIn(t.w, t.params, b, length, false, mem)
+	})
 }
 
 // batchLen is the graph length for the longest sequence of batch.
@@ -159,13 +162,8 @@ func (t *Trainer) step(batch []Sequence, temp float64, obj Objective, update boo
 			st.Entropy += tok.Entropy
 			st.LogProbs[ch[0]+r] = append(st.LogProbs[ch[0]+r], float32(tok.LogProb))
 		})
-		if len(parts) == 1 {
-			t.grads = t.grads[:0]
-			for i := range t.params {
-				t.grads = append(t.grads, g.grad(i))
-			}
-			continue
-		}
+		// the gradients are copied out of the graph even for one chunk:
+		// its buffers are the slab the trainer's other graphs share
 		if t.acc == nil {
 			for _, p := range t.params {
 				t.acc = append(t.acc, make([]float32, len(p)))

@@ -19,7 +19,8 @@
 // resolved config, after the file, its base, -set and -seed, and exits;
 // the keys it lists are those -set accepts.
 //
-// -cpuprofile FILE writes a CPU profile of the run for go tool pprof;
+// -cpuprofile FILE writes a CPU profile of the run for go tool pprof, and
+// -memprofile FILE the heap the run still holds when it ends;
 // scripts/bench_loop.sh times the main job's loop (metrics perf/*).
 //
 // The run holds a lock on its directory (the file .lock there) while it

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 
@@ -36,6 +37,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 0, "override the config's seed")
 	printConfig := fs.Bool("print-config", false, "print the resolved config as YAML and exit")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof reads it)")
+	memProfile := fs.String("memprofile", "", "write a heap profile to this file when the run ends (go tool pprof reads it)")
 	diagnoseDir := fs.String("diagnose", "", "print how the policies of this run directory fit and play its env (prompt and answer lengths, random, greedy and sampled play), and exit")
 	diagnoseSeeds := fs.Int("diagnose-seeds", 200, "held-out seeds -diagnose plays")
 	var sets cli.Multi
@@ -91,7 +93,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		defer stopProfile()
 	}
 	prog := metrics.NewProgress(stdout, cfg.Iterations, metrics.IsTerminal(stdout))
-	obs := &observer{p: prog, warmupEvery: max(cfg.Warmup.Steps/10, 1)}
+	obs := &observer{p: prog, warmupEvery: max(cfg.Warmup.Steps/10, 1), last: cfg.Iterations, stderr: stderr}
+	if *memProfile != "" {
+		if obs.heap, err = os.Create(*memProfile); err != nil {
+			fmt.Fprintln(stderr, "train: -memprofile:", err)
+			return cli.ExitUsage
+		}
+		defer func() {
+			if obs.heap != nil { // the run stopped before its last iteration
+				writeHeapProfile(obs.heap, stderr)
+			}
+		}()
+	}
 	prog.Printf("run directory %s: %s on %s", dir, cfg.Algo.Name, cfg.EnvLabel())
 	for _, c := range cfg.Cautions() {
 		prog.Printf("caution: %s", c)
@@ -133,6 +146,19 @@ func startCPUProfile(path string) (func(), error) {
 	}, nil
 }
 
+// writeHeapProfile writes the live heap (after a collection, so that it
+// shows what the run holds) to f and closes it.
+func writeHeapProfile(f *os.File, stderr io.Writer) {
+	runtime.GC()
+	err := pprof.WriteHeapProfile(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "train: -memprofile:", err)
+	}
+}
+
 // freeDir returns dir, or dir-2, dir-3, ... when dir already holds a run.
 func freeDir(dir string) string {
 	for i := 1; ; i++ {
@@ -150,6 +176,9 @@ func freeDir(dir string) string {
 type observer struct {
 	p           *metrics.Progress
 	warmupEvery int
+	last        int       // the run's last iteration
+	heap        *os.File  // -memprofile: written after the last iteration, while the run's state is live
+	stderr      io.Writer // where a failed profile is reported
 }
 
 func (o *observer) Warmup(step, steps int, st policy.Stats) {
@@ -158,7 +187,13 @@ func (o *observer) Warmup(step, steps int, st policy.Stats) {
 	}
 }
 
-func (o *observer) Iteration(it int, m algo.Metrics) { o.p.Update(it, m) }
+func (o *observer) Iteration(it int, m algo.Metrics) {
+	o.p.Update(it, m)
+	if it == o.last && o.heap != nil {
+		writeHeapProfile(o.heap, o.stderr)
+		o.heap = nil
+	}
+}
 
 func (o *observer) Eval(e train.EvalResult) {
 	m := e.Metrics()

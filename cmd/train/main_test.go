@@ -258,3 +258,21 @@ func TestTrainCautionsTopP(t *testing.T) {
 	require.GreaterOrEqual(t, i, 0, stdout)
 	assert.Less(t, i, strings.Index(stdout, "done in "), "printed before the run ends")
 }
+
+// -memprofile writes a heap profile (gzip-compressed protobuf) after the
+// run's last iteration; an unwritable path is a usage error that names
+// the flag.
+func TestTrainMemProfile(t *testing.T) {
+	out := t.TempDir()
+	prof := filepath.Join(t.TempDir(), "heap.pprof")
+	code, _, stderr := runCmd("-config", writeConfig(t, tiny), "-out", out, "-memprofile", prof)
+	require.Equal(t, cli.ExitOK, code, stderr)
+	b, err := os.ReadFile(prof)
+	require.NoError(t, err)
+	require.Greater(t, len(b), 2)
+	assert.Equal(t, []byte{0x1f, 0x8b}, b[:2], "a pprof profile is gzip-compressed")
+
+	code, _, stderr = runCmd("-config", writeConfig(t, tiny), "-out", t.TempDir(), "-memprofile", filepath.Join(out, "no", "such", "dir", "p"))
+	assert.Equal(t, cli.ExitUsage, code)
+	assert.Contains(t, stderr, "-memprofile")
+}
