@@ -149,6 +149,14 @@ type WarmupConfig struct {
 	// (tool-wrapped envs) this many times as often as random play meets it;
 	// 0 or 1: as met. The actions for an observation stay SampleAction's.
 	AfterToolWeight int `yaml:"after_tool_weight"`
+	// OffState is the share of random play's turns that play, instead of
+	// SampleAction's action for the state, one it drew for another
+	// episode's state: with an informed sampler (Sudoku's legal digits,
+	// Game2048's moves that change the board), the warm-up then also sees
+	// the feedback to illegal moves, which the policy meets as soon as it
+	// plays, and learns to answer it (the off-state actions themselves are
+	// not imitated). 0: none.
+	OffState float64 `yaml:"off_state,omitempty"`
 	// From starts RL from a saved policy instead: a checkpoint file (a
 	// run's reference.safetensors is its warmed-up policy) whose tokenizer
 	// and weights the run takes, skipping the vocabulary and the warm-up
@@ -389,6 +397,9 @@ func (c *Config) Validate() error {
 		}
 		if c.Warmup.AfterToolWeight < 0 || c.Warmup.AfterToolWeight > 100 {
 			bad("warmup.after_tool_weight = %d: allowed [0, 100] (0 or 1: pairs as random play meets them)", c.Warmup.AfterToolWeight)
+		}
+		if !(c.Warmup.OffState >= 0 && c.Warmup.OffState <= 0.9) {
+			bad("warmup.off_state = %v: allowed [0, 0.9] (the share of random play's turns that play another state's action)", c.Warmup.OffState)
 		}
 		if !(c.Warmup.LR > 0) || !finite(c.Warmup.LR) {
 			bad("warmup.lr = %v: a warm-up needs lr > 0 (or warmup.steps = 0)", c.Warmup.LR)

@@ -102,6 +102,23 @@ type pair struct {
 // mixture it fails when an entry played no episode: the text of that
 // env would be missing from what the caller builds.
 func randomPlay(ctx context.Context, newEnv func() (envs.Env, error), seed uint64, rng *rand.Rand, visit func(pair) bool) error {
+	return randomPlayOff(ctx, newEnv, seed, 0, rng, visit)
+}
+
+// offSeed offsets the seeds of the second env that randomPlayOff draws
+// its off-state actions from, away from the episodes it plays.
+const offSeed = 1 << 40
+
+// randomPlayOff is randomPlay in which each turn, with probability off,
+// plays instead the action SampleAction draws for another episode's state
+// (a second env, played at random beside): a move that random play does
+// not make in this state when its sampler is informed (a filled Sudoku
+// cell or a clashing digit, a Game2048 move that changes nothing, a wall,
+// a revealed cell). The off-state turn is not visited, since its action is
+// not one to imitate, but the observation after it is, with SampleAction's
+// action: the feedback that a policy's own mistakes get. off = 0 draws
+// nothing extra from rng, so it is randomPlay exactly.
+func randomPlayOff(ctx context.Context, newEnv func() (envs.Env, error), seed uint64, off float64, rng *rand.Rand, visit func(pair) bool) error {
 	env, err := newEnv()
 	if err != nil {
 		return err
@@ -116,6 +133,13 @@ func randomPlay(ctx context.Context, newEnv func() (envs.Env, error), seed uint6
 	if mix != nil {
 		met = make([]int, len(mix.envs))
 	}
+	var other *offState
+	if off > 0 {
+		if other, err = newOffState(newEnv, seed+offSeed); err != nil {
+			return err
+		}
+		defer envs.Close(other.env)
+	}
 	for ep := uint64(0); ; ep++ {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -129,9 +153,16 @@ func randomPlay(ctx context.Context, newEnv func() (envs.Env, error), seed uint6
 		}
 		afterTool := false
 		for {
-			a := sampler.SampleAction(rng)
-			if !visit(pair{obs, a, afterTool}) {
-				return mix.covered(met)
+			var a string
+			if other != nil && rng.Float64() < off {
+				if a, err = other.action(rng); err != nil {
+					return err
+				}
+			} else {
+				a = sampler.SampleAction(rng)
+				if !visit(pair{obs, a, afterTool}) {
+					return mix.covered(met)
+				}
 			}
 			st, err := env.Step(a)
 			if err != nil {
@@ -147,6 +178,45 @@ func randomPlay(ctx context.Context, newEnv func() (envs.Env, error), seed uint6
 			obs = st.Obs
 		}
 	}
+}
+
+// offState is the second env of randomPlayOff: random play of its own
+// episodes, one step for each action it lends.
+type offState struct {
+	env     envs.Env
+	sampler envs.ActionSampler
+	seed    uint64
+}
+
+func newOffState(newEnv func() (envs.Env, error), seed uint64) (*offState, error) {
+	env, err := newEnv()
+	if err != nil {
+		return nil, err
+	}
+	sampler, _ := envs.SamplerOf(env) // the same kind of env as the one played
+	o := &offState{env: env, sampler: sampler, seed: seed}
+	if _, _, err := env.Reset(o.seed); err != nil {
+		_ = envs.Close(env)
+		return nil, err
+	}
+	return o, nil
+}
+
+// action draws SampleAction's action in the second env's state and plays
+// it there, starting its next episode when that one ends.
+func (o *offState) action(rng *rand.Rand) (string, error) {
+	a := o.sampler.SampleAction(rng)
+	st, err := o.env.Step(a)
+	if err != nil {
+		return "", err
+	}
+	if st.Done() {
+		o.seed++
+		if _, _, err := o.env.Reset(o.seed); err != nil {
+			return "", err
+		}
+	}
+	return a, nil
 }
 
 // buildTokenizer builds the vocabulary from the text of random episodes.

@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -62,4 +63,77 @@ func TestWarmupPoolWeighsToolResults(t *testing.T) {
 	}
 	assert.Equal(t, plain, distinct, "the same pairs, drawn in the same order")
 	assert.Len(t, heavy, 1000+4*after)
+}
+
+// sudokuCellEmpty reports whether the 4×4 board at the end of a Sudoku
+// observation has '.' at row r, column c (1-indexed), as action text
+// `\boxed{r c d}` names them.
+func sudokuCellEmpty(t *testing.T, obs, action string) bool {
+	t.Helper()
+	lines := strings.Split(obs, "\n")
+	require.GreaterOrEqual(t, len(lines), 5, "%q", obs)
+	board := lines[len(lines)-4:]
+	var r, c, d int
+	_, err := fmt.Sscanf(action, `\boxed{%d %d %d}`, &r, &c, &d)
+	require.NoError(t, err, "%q", action)
+	row := strings.Fields(board[r-1]) // the row's number, then its 4 cells
+	require.Len(t, row, 5, "%q", board[r-1])
+	return row[c] == "."
+}
+
+// Sudoku's SampleAction fills only empty cells with a digit that clashes
+// with none, so plain random play never shows the feedback to a filled
+// cell or a clash, which a policy meets at its first mistake (and then, as
+// the warmed-up policy's diagnosis showed, answers with no \boxed{} at
+// all). With warmup.off_state the pool holds observations after both, and
+// still every action in it is SampleAction's: an empty cell.
+func TestWarmupPoolOffState(t *testing.T) {
+	newEnv := func() (envs.Env, error) {
+		return builtin.Registry().Make("game:Sudoku-v0-easy", envs.With("style", "brief"))
+	}
+	pool := func(off float64) []pair {
+		wc := WarmupConfig{Steps: 100, BatchSize: 10, OffState: off}
+		p, err := warmupPool(context.Background(), newEnv, wc, 7, rand.New(rand.NewPCG(1, 2)))
+		require.NoError(t, err)
+		return p
+	}
+	feedback := func(p []pair) (filled, clash int) {
+		for _, q := range p {
+			if strings.HasPrefix(q.obs, "Invalid move: ") && strings.Contains(q.obs, " is already filled.") {
+				filled++
+			}
+			if strings.HasPrefix(q.obs, "Invalid move: ") && strings.Contains(q.obs, " is already in that ") {
+				clash++
+			}
+			assert.True(t, sudokuCellEmpty(t, q.obs, q.action), "the pair's action fills a filled cell: %q after %q", q.action, q.obs)
+		}
+		return filled, clash
+	}
+	plain := pool(0)
+	require.Len(t, plain, 1000)
+	filled, clash := feedback(plain)
+	assert.Equal(t, 0, filled, "random play never names a filled cell")
+	assert.Equal(t, 0, clash, "random play never places a clashing digit")
+
+	// off_state 0 plays exactly as before: the same pool, drawn with the
+	// same rng calls.
+	again, err := func() ([]pair, error) {
+		var out []pair
+		err := randomPlay(context.Background(), newEnv, 7, rand.New(rand.NewPCG(1, 2)), func(p pair) bool {
+			if p.action != "" {
+				out = append(out, p)
+			}
+			return len(out) < 1000
+		})
+		return out, err
+	}()
+	require.NoError(t, err)
+	assert.Equal(t, again, plain)
+
+	off := pool(0.3)
+	require.Len(t, off, 1000)
+	filled, clash = feedback(off)
+	t.Logf("off_state 0.3: %d pairs after a filled cell, %d after a clash", filled, clash)
+	assert.Greater(t, filled, 20, "a filled cell named after about one turn in ten")
+	assert.Greater(t, clash, 20, "a clash after about one turn in ten")
 }
