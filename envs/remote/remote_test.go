@@ -115,7 +115,12 @@ func checkRemote(t *testing.T, url, id string) {
 		check = append(check, envtest.FreeText()) // replies are <bash>/<finish> tags, not \boxed{}
 	}
 	if strings.HasPrefix(id, "mcp:") {
-		check = append(check, envtest.FreeText()) // replies are tool calls or a free answer
+		if id == "mcp:dir" {
+			t.Skip("mcp:dir serves mcp:files-sample's service from another directory: checked over the wire there, in-process in envs/builtin")
+		}
+		// Each episode starts a sandboxed server or a database: one episode
+		// shows the wire changes nothing; envs/builtin plays them at length.
+		check = []envtest.Option{envtest.Episodes(1), envtest.Mutations(2), envtest.FreeText()} // replies are tool calls or a free answer
 		if err := mcpUsable(id); err != nil {
 			t.Skip(err)
 		}
