@@ -27,6 +27,11 @@ type Config struct {
 	// adjacent last guess worth nearly a win, which weakens the push to
 	// solve; training may turn it off (option partial_credit: false).
 	NoPartialCredit bool
+	// SampleInterval makes SampleAction draw from the interval the hints
+	// have left (option sample: interval) instead of the whole range (GEM's
+	// random action, the default): random play, and so the vocabulary's
+	// corpus and the format warm-up, then keeps to what the hints allow.
+	SampleInterval bool
 }
 
 // Validate reports the first invalid field, naming it and its allowed range.
@@ -66,6 +71,9 @@ type Env struct {
 	target   int
 	ep       gamekit.Episode
 	guessed  []int // in-range guesses made so far, at most maxTurns
+	// left, right bound the numbers the hints have not ruled out (both
+	// included); SampleAction draws from them with Config.SampleInterval.
+	left, right int
 }
 
 var (
@@ -107,6 +115,7 @@ func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	e.target = e.lo + e.rng.IntN(e.hi-e.lo+1)
 	e.ep.Start()
 	e.guessed = e.guessed[:0]
+	e.left, e.right = e.lo, e.hi
 	info := envs.Info{envs.InfoMaxTurns: e.maxTurns, "min": e.lo, "max": e.hi}
 	return e.intro(), info, nil
 }
@@ -150,6 +159,12 @@ func (e *Env) Step(action string) (envs.Step, error) {
 	if out != outRange && out != outRepeated {
 		e.guessed = append(e.guessed, guess)
 	}
+	switch {
+	case out == outHigher && guess >= e.left:
+		e.left = guess + 1
+	case out == outLower && guess <= e.right:
+		e.right = guess - 1
+	}
 
 	if out == outCorrect {
 		e.ep.Active = false
@@ -180,9 +195,14 @@ func (e *Env) seen(g int) bool {
 	return false
 }
 
-// SampleAction returns a random guess in the current range, as \boxed{n}.
+// SampleAction returns a random guess in the game's range, as \boxed{n};
+// with Config.SampleInterval, in the interval the hints have left.
 func (e *Env) SampleAction(r *rand.Rand) string {
-	return envs.Boxed(strconv.Itoa(e.lo + r.IntN(e.hi-e.lo+1)))
+	lo, hi := e.lo, e.hi
+	if e.cfg.SampleInterval && e.left <= e.right {
+		lo, hi = e.left, e.right
+	}
+	return envs.Boxed(strconv.Itoa(lo + r.IntN(hi-lo+1)))
 }
 
 // Description says what the game is, in one line.

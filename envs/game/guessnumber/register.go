@@ -9,7 +9,9 @@ import (
 //
 // Options: "style" ("gem" or "brief"), "max_turns" (1–1000; default the
 // level's), and for -easy and -hard "min" and "max" (the range, both
-// included, in [-1e9, 1e9] with max > min; default the level's).
+// included, in [-1e9, 1e9] with max > min; default the level's), and
+// "sample" ("range", the default: random actions over the whole range, as
+// GEM's; "interval": over the numbers the hints have left).
 func Register(r *envs.Registry) error {
 	return gamekit.Register(r, "game:GuessTheNumber-v0-", []gamekit.Level[Config]{
 		{Name: "easy", Desc: "Guess a number in 1-10 from higher/lower hints within 4 turns.", Value: Config{Min: 1, Max: 10, MaxTurns: 4}},
@@ -24,6 +26,7 @@ func factory(level Config) envs.Factory {
 		cfg := level
 		cfg.Style, cfg.MaxTurns = gamekit.Common(o, level.MaxTurns, 1, 1000)
 		cfg.NoPartialCredit = !o.Bool("partial_credit", true)
+		cfg.SampleInterval = o.String("sample", "range", "range", "interval") == "interval"
 		if !level.Random {
 			cfg.Min = o.Int("min", level.Min, -Bound, Bound)
 			cfg.Max = o.Int("max", level.Max, -Bound, Bound)
