@@ -34,4 +34,9 @@
 //	Find the code of 4 distinct digits 1-8 in 30 turns. Answer \boxed{d d d d}.
 //	1 2 3 4: black 1, white 2
 //	1 2 3: need 4 digits
+//
+// Random actions (SampleAction) are any guess in range, as GEM's; option
+// "sample: consistent" draws a code consistent with every peg count so far
+// instead (up to MaxConsistent codes), so random play keeps to what the
+// feedback has left.
 package mastermind

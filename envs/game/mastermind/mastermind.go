@@ -27,7 +27,17 @@ type Config struct {
 	Random bool
 	// Style is the instruction style of the observations.
 	Style envs.Style
+	// SampleConsistent makes SampleAction draw among the codes consistent
+	// with every peg count so far (option sample: consistent) instead of
+	// any guess in range (GEM's draw). Levels with more than MaxConsistent
+	// codes keep GEM's draw.
+	SampleConsistent bool
 }
+
+// MaxConsistent bounds the code space SampleAction enumerates with
+// Config.SampleConsistent: 15,120 codes, the codes of 5 distinct digits
+// from 1–9. Larger levels fall back to the draw over all guesses.
+const MaxConsistent = 15120
 
 // Validate reports the first invalid field, naming it and its allowed range.
 func (c Config) Validate() error {
@@ -61,6 +71,9 @@ type Env struct {
 	guess []int // parse buffer
 	best  int   // most black pegs so far
 	ep    gamekit.Episode
+	// cands holds the codes consistent with the pegs so far, Length digits
+	// each, back to back; only with Config.SampleConsistent (see consistent.go).
+	cands []byte
 }
 
 var (
@@ -108,6 +121,7 @@ func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 		e.code = append(e.code, pool[i])
 	}
 	e.best = 0
+	e.resetCandidates()
 	e.ep.Start()
 	info := envs.Info{envs.InfoMaxTurns: e.lv.MaxTurns, "length": e.lv.Length, "digits": e.lv.Digits}
 	return e.intro(), info, nil
@@ -142,6 +156,7 @@ func (e *Env) Step(action string) (envs.Step, error) {
 
 	black, white := score(e.code, e.guess, e.lv.Digits)
 	info["black"], info["white"] = black, white
+	e.keepConsistent(black, white)
 	st := envs.Step{Info: info}
 	if black > e.best {
 		st.Reward = float64(black-e.best) / float64(e.lv.Length)
@@ -181,8 +196,12 @@ func (e *Env) end(info envs.Info, success bool) {
 }
 
 // SampleAction returns a random guess of the right length with digits in
-// range (possibly repeated), as \boxed{d d ...}.
+// range (possibly repeated), as \boxed{d d ...}; with
+// Config.SampleConsistent, a code consistent with the pegs so far.
 func (e *Env) SampleAction(r *rand.Rand) string {
+	if n := len(e.cands) / max(e.lv.Length, 1); n > 0 {
+		return e.candidate(r.IntN(n))
+	}
 	var b strings.Builder
 	b.WriteString(`\boxed{`)
 	for i := range e.lv.Length {

@@ -9,7 +9,10 @@ import (
 //
 // Options: "style" ("gem" or "brief"), "max_turns" (1–1000; default the
 // level's), and for -easy and -hard "length" (1–9) and "digits" (1–9,
-// at least length; default the level's).
+// at least length; default the level's), and "sample" ("any", the default:
+// random actions are any guess in range, as GEM's; "consistent": a code
+// consistent with every peg count so far, for levels of at most
+// MaxConsistent codes).
 func Register(r *envs.Registry) error {
 	return gamekit.Register(r, "game:Mastermind-v0-", []gamekit.Level[Config]{
 		{Name: "easy", Desc: "Mastermind: find a code of 2 distinct digits 1-6 from black/white pegs within 10 turns.", Value: Config{Level: Level{2, 6, 10}}},
@@ -23,6 +26,7 @@ func factory(level Config) envs.Factory {
 	return func(o *envs.Options) (envs.Env, error) {
 		cfg := level
 		cfg.Style, cfg.MaxTurns = gamekit.Common(o, level.MaxTurns, 1, 1000)
+		cfg.SampleConsistent = o.String("sample", "any", "any", "consistent") == "consistent"
 		if !level.Random {
 			cfg.Length = o.Int("length", level.Length, 1, 9)
 			cfg.Digits = o.Int("digits", level.Digits, 1, 9)
