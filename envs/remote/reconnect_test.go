@@ -186,6 +186,9 @@ func TestReconnectRefusesADifferentReplay(t *testing.T) {
 	b := urlB[len("ws://"):]
 	proxy.backend.Store(&b)
 	drained := stopServer(t, srvA)
+	// Step only once A has closed both sessions: a step sent while the
+	// shutdown is still on its way would be answered by A.
+	require.Eventually(t, func() bool { return srvA.Sessions() == 0 }, 30*time.Second, 10*time.Millisecond)
 	_, err = far.Step(envs.Boxed("50"))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "replaying the episode (seed 3) on a new session: the reset's observation differs from the first play")
