@@ -124,27 +124,10 @@ func (c *Config) validateMix() []string {
 	}
 	seen := map[string]int{}
 	for i, m := range c.Env.Mix {
-		name := entryName(m.Name, m.ID)
-		if m.ID == "" {
-			bad("env.mix[%d].id is empty: name a registered env (go run ./cmd/play -list prints them)", i)
-		}
 		if !(m.Weight > 0) || math.IsInf(m.Weight, 0) {
 			bad("env.mix[%d].weight = %v: must be a finite number > 0 (the entry's relative share of the episodes)", i, m.Weight)
 		}
-		switch m.History {
-		case "", envs.HistoryNone, envs.HistoryObservations, envs.HistoryActions:
-		default:
-			bad("env.mix[%d].history = %q: allowed none, observations, actions (or empty for env.history)", i, m.History)
-		}
-		if m.ID != "" {
-			if msg := validName(name); msg != "" {
-				bad("env.mix[%d].name = %q: %s", i, name, msg)
-			}
-		}
-		if j, dup := seen[name]; dup {
-			bad("env.mix[%d] and env.mix[%d] are both named %q: give one a distinct name (env.mix[i].name)", j, i, name)
-		}
-		seen[name] = i
+		checkNamed("env.mix", i, m.ID, entryName(m.Name, m.ID), m.History, seen, bad)
 	}
 	return errs
 }
@@ -164,23 +147,29 @@ func (c *Config) validateEvalEnvs() []string {
 	}
 	seen := map[string]int{}
 	for i, e := range c.Eval.Envs {
-		name := entryName(e.Name, e.ID)
-		if e.ID == "" {
-			bad("eval.envs[%d].id is empty: name a registered env (go run ./cmd/play -list prints them)", i)
-		} else if msg := validName(name); msg != "" {
-			bad("eval.envs[%d].name = %q: %s", i, name, msg)
-		}
-		switch e.History {
-		case "", envs.HistoryNone, envs.HistoryObservations, envs.HistoryActions:
-		default:
-			bad("eval.envs[%d].history = %q: allowed none, observations, actions (or empty for env.history)", i, e.History)
-		}
-		if j, dup := seen[name]; dup {
-			bad("eval.envs[%d] and eval.envs[%d] are both named %q: give one a distinct name (eval.envs[i].name)", j, i, name)
-		}
-		seen[name] = i
+		checkNamed("eval.envs", i, e.ID, entryName(e.Name, e.ID), e.History, seen, bad)
 	}
 	return errs
+}
+
+// checkNamed checks entry i of a list of named envs (env.mix, eval.envs):
+// an id, a valid name no earlier entry has (seen: name → index), a known
+// history.
+func checkNamed(field string, i int, id, name, history string, seen map[string]int, bad func(string, ...any)) {
+	if id == "" {
+		bad("%s[%d].id is empty: name a registered env (go run ./cmd/play -list prints them)", field, i)
+	} else if msg := validName(name); msg != "" {
+		bad("%s[%d].name = %q: %s", field, i, name, msg)
+	}
+	switch history {
+	case "", envs.HistoryNone, envs.HistoryObservations, envs.HistoryActions:
+	default:
+		bad("%s[%d].history = %q: allowed none, observations, actions (or empty for env.history)", field, i, history)
+	}
+	if j, dup := seen[name]; dup {
+		bad("%s[%d] and %s[%d] are both named %q: give one a distinct name (%s[i].name)", field, j, field, i, name, field)
+	}
+	seen[name] = i
 }
 
 // NamedEnv is one env of an evaluation of several, under its name.
