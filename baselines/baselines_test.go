@@ -2,6 +2,7 @@ package baselines
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -98,21 +99,21 @@ func TestLoadResolvesConfigsBesideTheSuite(t *testing.T) {
 
 func TestTableCells(t *testing.T) {
 	rows := []Row{
-		{Name: "g", Env: "game:G", HasRef: true, Ref: Reference{Random: 0.38, Solver: 1, HasSolver: true}, Seeds: 3,
+		{Name: "g", Env: "game:G", HasRef: true, Ref: Reference{Random: 0.38, Sampler: 0.72, HasSampler: true, Solver: 1, HasSolver: true}, Seeds: 3,
 			Sum: compare.ArmSummary{Complete: 3, Final: stats.Stat{N: 3, Mean: 0.9, Lo: 0.85, Hi: 0.95},
 				Steps: stats.Stat{N: 3, Mean: 12345.4}, Wall: stats.Stat{N: 3, Mean: 61.6}}},
-		{Name: "r", Env: "rg:r", HasRef: true, Ref: Reference{Random: 0.5, Solver: math.NaN()}, Seeds: 3,
+		{Name: "r", Env: "rg:r", HasRef: true, Ref: Reference{Random: 0.5, Sampler: math.NaN(), Solver: math.NaN()}, Seeds: 3,
 			Sum: compare.ArmSummary{Complete: 1, Final: stats.Stat{N: 1, Mean: 0.25, Lo: 0.25, Hi: 0.25}}},
 		{Name: "x", Env: "rg:x", Seeds: 3},
 	}
 	tab := Table(rows)
 	require.Len(t, tab, 4)
-	assert.Equal(t, []string{"g", "game:G", "0.380", "1.000", "0.900 [0.850, 0.950]", "+0.520", "3/3", "12345", "62"}, tab[1])
-	assert.Equal(t, []string{"r", "rg:r", "0.500", "none", "0.250 [0.250, 0.250]", "-0.250", "1/3", "–", "–"}, tab[2])
-	assert.Equal(t, []string{"x", "rg:x", "–", "–", "–", "–", "0/3", "–", "–"}, tab[3])
+	assert.Equal(t, []string{"g", "game:G", "0.380", "0.720", "1.000", "0.900 [0.850, 0.950]", "+0.520", "3/3", "12345", "62"}, tab[1])
+	assert.Equal(t, []string{"r", "rg:r", "0.500", "–", "none", "0.250 [0.250, 0.250]", "-0.250", "1/3", "–", "–"}, tab[2])
+	assert.Equal(t, []string{"x", "rg:x", "–", "–", "–", "–", "–", "0/3", "–", "–"}, tab[3])
 	md := compare.Markdown(tab)
 	assert.True(t, strings.HasPrefix(md, "| config | env | random |"))
-	assert.Contains(t, md, "\n|---|---|---|---|---|---|---|---|---|\n| g |")
+	assert.Contains(t, md, "\n|---|---|---|---|---|---|---|---|---|---|\n| g |")
 }
 
 func TestReferencesPlayTheHeldOutSeedsOnce(t *testing.T) {
@@ -146,6 +147,34 @@ func TestReferencesPlayTheHeldOutSeedsOnce(t *testing.T) {
 	recs, err = eval.ReadResults(filepath.Join(ReferenceDir(out, "guess"), eval.ResultsFile))
 	require.NoError(t, err)
 	assert.Len(t, recs, 24)
+}
+
+// The random column is GEM's draw whatever the config's sample option;
+// the informed player it names is played beside it, in a directory of its
+// own, and wins more of GuessTheNumber-hard (the hints' interval against
+// the whole range).
+func TestReferencesPlayGEMsDrawBesideTheInformedSampler(t *testing.T) {
+	p := writeSuite(t, "configs: [plain, informed]\nseeds: [1, 2, 3]\n", map[string]string{
+		"plain":    "env: {id: \"game:GuessTheNumber-v0-hard\", options: {style: brief}}\neval: {episodes: 40}\n",
+		"informed": "env: {id: \"game:GuessTheNumber-v0-hard\", options: {style: brief, sample: interval}}\neval: {episodes: 40}\n",
+	})
+	_, entries, err := Load(p)
+	require.NoError(t, err)
+	out := t.TempDir()
+	refs, err := References(context.Background(), entries, out, builtin.Registry(), eval.DefaultOracles())
+	require.NoError(t, err)
+	plain, informed := refs["plain"], refs["informed"]
+	assert.Equal(t, plain.Random, informed.Random, "the random column plays GEM's draw in both")
+	assert.Equal(t, plain.Solver, informed.Solver)
+	assert.False(t, plain.HasSampler)
+	assert.True(t, math.IsNaN(plain.Sampler))
+	require.True(t, informed.HasSampler)
+	assert.Greater(t, informed.Sampler, informed.Random+0.2, "guessing inside the hints' interval wins far more often (0.72 against 0.17 on 200 games)")
+	recs, err := eval.ReadResults(filepath.Join(ReferenceDir(out, "informed"), "sampler", eval.ResultsFile))
+	require.NoError(t, err)
+	assert.Len(t, recs, 40, "the informed player alone, on the 40 held-out seeds")
+	tab := Table([]Row{{Name: "informed", Env: "game:GuessTheNumber-v0-hard", HasRef: true, Ref: informed, Seeds: 3}})
+	assert.Equal(t, fmt.Sprintf("%.3f", informed.Sampler), tab[1][3])
 }
 
 // A mixture's reference is the mean over its envs, each played on the

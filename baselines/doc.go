@@ -7,11 +7,15 @@
 // OUT/<config>/seed<k>/, executed by compare.Execute: a finished run is
 // skipped on a re-run and an interrupted one resumes from its checkpoint,
 // so a suite can be run in pieces, by several processes one after the
-// other. References plays each env's random player and, where the env has
-// one, its solver on the very held-out seeds the runs are evaluated on
-// (eval.Run, in OUT/<config>/reference/, resumable the same way).
+// other. References plays each env's random player with GEM's draw (the
+// config's options without envs.SampleOption) and, where the env has one,
+// its solver on the very held-out seeds the runs are evaluated on (eval.Run,
+// in OUT/<config>/reference/, resumable the same way); where the config
+// chooses an informed random player with that option (the one its warm-up
+// imitates), that player too, in OUT/<config>/reference/sampler/.
 //
-// The table (Table) has per config: random-play success, solver success,
+// The table (Table) has per config: random-play success (GEM's draw), the
+// informed random player's, solver success,
 // trained final greedy success with a percentile-bootstrap 95% interval
 // over seeds, the gain over random play, env steps and wall time per run.
 // WriteReport draws it with one curve per config (mean over seeds, 95%

@@ -13,13 +13,17 @@ import (
 )
 
 // Reference is what an env gives without training, on the held-out seeds
-// its runs are evaluated on: the env's random player (SampleAction) and its
-// solver, where one is registered.
+// its runs are evaluated on: the env's random player (SampleAction) with
+// GEM's draw, the informed random player the config chose with
+// envs.SampleOption where it chose one, and the env's solver where one is
+// registered.
 type Reference struct {
-	Random    float64 // success rate of random play
-	Solver    float64 // NaN when the env has no solver
-	HasSolver bool
-	Episodes  int
+	Random     float64 // success rate of random play (GEM's draw)
+	Sampler    float64 // success rate of the config's informed random player; NaN without one
+	HasSampler bool
+	Solver     float64 // NaN when the env has no solver
+	HasSolver  bool
+	Episodes   int
 }
 
 // ReferenceDir is where an entry's reference evaluation is kept (eval's
@@ -48,7 +52,8 @@ func References(ctx context.Context, entries []Entry, out string, reg *envs.Regi
 // ReferenceDir, or, for a config that evaluates several (a mixture,
 // eval.envs), each in a directory of its own under it, the figures being
 // the mean over the envs as the training's evaluation takes them (the
-// solver's only when every env has one).
+// solver's only when every env has one; the informed sampler's when one env
+// has one, the others counted at GEM's draw).
 func reference(ctx context.Context, e Entry, out string, reg *envs.Registry, oracles *eval.Oracles) (Reference, error) {
 	targets := e.Cfg.EvalEnvs()
 	if len(targets) == 0 {
@@ -64,10 +69,15 @@ func reference(ctx context.Context, e Entry, out string, reg *envs.Registry, ora
 		sum.Random += r.Random / n
 		sum.Solver += r.Solver / n
 		sum.HasSolver = sum.HasSolver && r.HasSolver
+		sum.Sampler += r.sampled() / n
+		sum.HasSampler = sum.HasSampler || r.HasSampler
 		sum.Episodes = r.Episodes
 	}
 	if !sum.HasSolver {
 		sum.Solver = math.NaN()
+	}
+	if !sum.HasSampler {
+		sum.Sampler = math.NaN()
 	}
 	return sum, nil
 }
@@ -75,41 +85,76 @@ func reference(ctx context.Context, e Entry, out string, reg *envs.Registry, ora
 // dirName is an env name as a directory name (':' becomes '_').
 func dirName(name string) string { return strings.ReplaceAll(name, ":", "_") }
 
-// referenceOne plays the random player and the solver on env (the run's
-// held-out seeds) into dir.
+// sampled is the success of the env's random play as its config's sampler
+// plays it: the informed player's where there is one, else GEM's draw (a
+// mixture averages the two kinds over its envs).
+func (r Reference) sampled() float64 {
+	if r.HasSampler {
+		return r.Sampler
+	}
+	return r.Random
+}
+
+// referenceOne plays the random player (GEM's draw: env's options without
+// envs.SampleOption) and the solver on env (the run's held-out seeds) into
+// dir, and, when the options choose an informed random player, that player
+// into dir/sampler.
 func referenceOne(ctx context.Context, tc train.Config, env train.EnvConfig, dir string, reg *envs.Registry, oracles *eval.Oracles) (Reference, error) {
-	cfg := eval.DefaultConfig()
-	cfg.Envs = []string{env.ID}
-	cfg.EnvOptions = env.Options // random play on the held-out evaluation's env
-	cfg.Episodes = tc.Eval.Episodes
-	cfg.SeedBase = tc.Eval.SeedBase
-	cfg.Concurrency = 8
-	pols := []eval.Named{{Name: "random", Policy: eval.Random{}, Note: "the env's random valid actions"}}
-	hasSolver, err := eval.HasSolver(reg, env.ID, cfg.EnvOptions)
+	gem := map[string]any{}
+	for k, v := range env.Options {
+		if k != envs.SampleOption {
+			gem[k] = v
+		}
+	}
+	hasSolver, err := eval.HasSolver(reg, env.ID, gem)
 	if err != nil {
 		return Reference{}, err
 	}
+	pols := []eval.Named{{Name: "random", Policy: eval.Random{}, Note: "the env's random valid actions (GEM's draw)"}}
 	if hasSolver {
 		pols = append(pols, eval.Named{Name: "oracle", Policy: oracles, Note: "the env's solver"})
 	}
+	agg, err := playReference(ctx, tc, env.ID, gem, pols, dir, reg)
+	if err != nil {
+		return Reference{}, err
+	}
+	r := Reference{Random: agg["random"], Solver: math.NaN(), Sampler: math.NaN(), HasSolver: hasSolver, Episodes: tc.Eval.Episodes}
+	if hasSolver {
+		r.Solver = agg["oracle"]
+	}
+	if v, ok := env.Options[envs.SampleOption]; ok {
+		note := fmt.Sprintf("the env's random player with %s: %v", envs.SampleOption, v)
+		agg, err := playReference(ctx, tc, env.ID, env.Options, []eval.Named{{Name: "random", Policy: eval.Random{}, Note: note}}, filepath.Join(dir, "sampler"), reg)
+		if err != nil {
+			return Reference{}, err
+		}
+		r.Sampler, r.HasSampler = agg["random"], true
+	}
+	return r, nil
+}
+
+// playReference plays pols on env id with opts on the held-out seeds of tc
+// into dir and returns each policy's success rate.
+func playReference(ctx context.Context, tc train.Config, id string, opts map[string]any, pols []eval.Named, dir string, reg *envs.Registry) (map[string]float64, error) {
+	cfg := eval.DefaultConfig()
+	cfg.Envs = []string{id}
+	cfg.EnvOptions = opts
+	cfg.Episodes = tc.Eval.Episodes
+	cfg.SeedBase = tc.Eval.SeedBase
+	cfg.Concurrency = 8
 	for _, p := range pols {
 		cfg.Policies = append(cfg.Policies, p.Name)
 	}
 	md, err := eval.Run(ctx, cfg, pols, eval.Options{Dir: dir, Registry: reg})
 	if err != nil {
-		return Reference{}, err
+		return nil, err
 	}
 	if !md.Complete {
-		return Reference{}, fmt.Errorf("some episodes ended with an error: see %s", filepath.Join(dir, eval.ResultsFile))
+		return nil, fmt.Errorf("some episodes ended with an error: see %s", filepath.Join(dir, eval.ResultsFile))
 	}
-	r := Reference{Solver: math.NaN(), HasSolver: hasSolver, Episodes: cfg.Episodes}
+	out := map[string]float64{}
 	for _, a := range md.Aggregates {
-		switch a.Policy {
-		case "random":
-			r.Random = a.Success.Mean
-		case "oracle":
-			r.Solver = a.Success.Mean
-		}
+		out[a.Policy] = a.Success.Mean
 	}
-	return r, nil
+	return out, nil
 }

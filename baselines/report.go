@@ -43,15 +43,19 @@ func pct(x float64) string {
 	return fmt.Sprintf("%.3f", x)
 }
 
-// Table renders the rows as text cells (header first): random play, the
+// Table renders the rows as text cells (header first): random play (GEM's
+// draw), the informed random player the config chose ("–" without one), the
 // solver, trained greedy success (mean [95% bootstrap interval] over
 // seeds), the gain over random play, env steps and wall time per run.
 func Table(rows []Row) [][]string {
-	out := [][]string{{"config", "env", "random", "solver", "trained (mean [95% CI])", "trained − random", "seeds", "env steps / run", "wall s / run"}}
+	out := [][]string{{"config", "env", "random", "informed random", "solver", "trained (mean [95% CI])", "trained − random", "seeds", "env steps / run", "wall s / run"}}
 	for _, r := range rows {
-		random, solver := "–", "–"
+		random, informed, solver := "–", "–", "–"
 		if r.HasRef {
 			random = pct(r.Ref.Random)
+			if r.Ref.HasSampler {
+				informed = pct(r.Ref.Sampler)
+			}
 			if r.Ref.HasSolver {
 				solver = pct(r.Ref.Solver)
 			} else {
@@ -73,7 +77,7 @@ func Table(rows []Row) [][]string {
 		if r.Sum.Wall.N > 0 {
 			wall = fmt.Sprintf("%.0f", r.Sum.Wall.Mean)
 		}
-		out = append(out, []string{r.Name, r.Env, random, solver, trained, gain, seeds, steps, wall})
+		out = append(out, []string{r.Name, r.Env, random, informed, solver, trained, gain, seeds, steps, wall})
 	}
 	return out
 }
@@ -108,6 +112,9 @@ func WriteReport(path string, s Suite, rows []Row, byArm map[string][]compare.Ru
 		}
 		if r.HasRef {
 			flat("random play", r.Ref.Random)
+			if r.Ref.HasSampler {
+				flat("informed random play", r.Ref.Sampler)
+			}
 			if r.Ref.HasSolver {
 				flat("solver", r.Ref.Solver)
 			}
@@ -132,6 +139,7 @@ func NewSummary(s Suite, rows []Row) compare.Summary {
 		ref := map[string]any{"env": r.Env}
 		if r.HasRef {
 			ref["random"] = compare.Num(r.Ref.Random)
+			ref["informed_random"] = compare.Num(r.Ref.Sampler)
 			ref["solver"] = compare.Num(r.Ref.Solver)
 			ref["episodes"] = r.Ref.Episodes
 		}

@@ -26,7 +26,7 @@ func factory(level Config) envs.Factory {
 		cfg := level
 		cfg.Style, cfg.MaxTurns = gamekit.Common(o, level.MaxTurns, 1, 1000)
 		cfg.NoPartialCredit = !o.Bool("partial_credit", true)
-		cfg.SampleInterval = o.String("sample", "range", "range", "interval") == "interval"
+		cfg.SampleInterval = o.String(envs.SampleOption, "range", "range", "interval") == "interval"
 		if !level.Random {
 			cfg.Min = o.Int("min", level.Min, -Bound, Bound)
 			cfg.Max = o.Int("max", level.Max, -Bound, Bound)

@@ -26,7 +26,7 @@ func factory(level Config) envs.Factory {
 	return func(o *envs.Options) (envs.Env, error) {
 		cfg := level
 		cfg.Style, cfg.MaxTurns = gamekit.Common(o, level.MaxTurns, 1, 1000)
-		cfg.SampleConsistent = o.String("sample", "any", "any", "consistent") == "consistent"
+		cfg.SampleConsistent = o.String(envs.SampleOption, "any", "any", "consistent") == "consistent"
 		if !level.Random {
 			cfg.Length = o.Int("length", level.Length, 1, 9)
 			cfg.Digits = o.Int("digits", level.Digits, 1, 9)
