@@ -190,3 +190,18 @@ func (e *Env) Description() string {
 	}
 	return fmt.Sprintf("Sliding puzzle: put the tiles of a %dx%d board in order within %d turns.", e.lv.Size, e.lv.Size, e.lv.MaxTurns)
 }
+
+// LegalMoves lists the moves that slide a tile, in the order of dirNames;
+// none when no episode runs.
+func (e *Env) LegalMoves() []string {
+	if !e.ep.Active {
+		return nil
+	}
+	var out []string
+	for d := range 4 {
+		if e.b.source(d) >= 0 {
+			out = append(out, dirNames[d])
+		}
+	}
+	return out
+}

@@ -165,3 +165,19 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 	}
 	return envs.Boxed(d.String())
 }
+
+// LegalMoves lists the moves that change the board (the env answers the
+// others "Invalid move"), in the order left, right, up, down; none when
+// no episode runs.
+func (e *Env) LegalMoves() []string {
+	if !e.ep.Active {
+		return nil
+	}
+	var out []string
+	for d := range dir(4) {
+		if e.b.legal(d) {
+			out = append(out, d.String())
+		}
+	}
+	return out
+}

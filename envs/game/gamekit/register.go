@@ -13,15 +13,36 @@ type Level[T any] struct {
 }
 
 // Register adds prefix+Name for every level to r, in order, each with its
-// description and the factory that factory returns for its Value. It stops
-// at the first registration error.
+// description and the factory that factory returns for its Value, wrapped
+// so that every game accepts envs.LegalMovesOption (see LegalMoves). It
+// stops at the first registration error.
 func Register[T any](r *envs.Registry, prefix string, levels []Level[T], factory func(T) envs.Factory) error {
 	for _, lv := range levels {
-		if err := r.RegisterDesc(prefix+lv.Name, lv.Desc, factory(lv.Value)); err != nil {
+		if err := r.RegisterDesc(prefix+lv.Name, lv.Desc, LegalMoves(factory(lv.Value))); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// LegalMoves returns f reading one more option, envs.LegalMovesOption (a
+// bool, default false): when true, the env f makes is wrapped with
+// envs.WithLegalMoves, which fails, naming the games that can, for a game
+// that cannot list its valid actions.
+func LegalMoves(f envs.Factory) envs.Factory {
+	return func(o *envs.Options) (envs.Env, error) {
+		legal := o.Bool(envs.LegalMovesOption, false)
+		env, err := f(o)
+		if err != nil || !legal || o.Err() != nil {
+			return env, err
+		}
+		w, err := envs.WithLegalMoves(env)
+		if err != nil {
+			_ = envs.Close(env)
+			return nil, err
+		}
+		return w, nil
+	}
 }
 
 // Common reads the options every game accepts, in this order: "style"

@@ -197,3 +197,20 @@ func (e *Env) Description() string {
 	}
 	return fmt.Sprintf("Tower of Hanoi: move %d disks from peg A to peg C within %d turns.", e.lv.Disks, e.lv.MaxTurns)
 }
+
+// LegalMoves lists the legal moves ("A C": the top disk of A onto C), from
+// peg A to C, each to A to C; none when no episode runs.
+func (e *Env) LegalMoves() []string {
+	if !e.ep.Active {
+		return nil
+	}
+	var out []string
+	for from := range 3 {
+		for to := range 3 {
+			if e.check(from, to) == nil {
+				out = append(out, string(rune('A'+from))+" "+string(rune('A'+to)))
+			}
+		}
+	}
+	return out
+}

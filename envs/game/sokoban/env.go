@@ -156,3 +156,19 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 	}
 	return envs.Boxed(d.String())
 }
+
+// LegalMoves lists the steps that are not blocked (by a wall, or by a box
+// that cannot be pushed), in the order up, down, left, right; none when no
+// episode runs.
+func (e *Env) LegalMoves() []string {
+	if !e.ep.Active {
+		return nil
+	}
+	var out []string
+	for d := range dir(4) {
+		if e.r.blocked(d) == "" {
+			out = append(out, d.String())
+		}
+	}
+	return out
+}

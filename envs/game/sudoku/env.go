@@ -195,3 +195,27 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 	}
 	return envs.Boxed(action{row + 1, col + 1, num}.String())
 }
+
+// LegalMoves lists the placements the env accepts now: every empty cell
+// with every digit that clashes with no filled cell of its row, column or
+// box ("row col num", 1-indexed, row by row, digits ascending); none when
+// no episode runs.
+func (e *Env) LegalMoves() []string {
+	if !e.ep.Active {
+		return nil
+	}
+	n := e.sh.n
+	var out []string
+	for i, v := range e.grid {
+		if v != 0 {
+			continue
+		}
+		row, col := i/n, i%n
+		for d := 1; d <= n; d++ {
+			if e.sh.conflict(e.grid, row, col, int8(d)) == "" {
+				out = append(out, action{row + 1, col + 1, d}.String())
+			}
+		}
+	}
+	return out
+}
