@@ -102,9 +102,10 @@ const runBounded = time.Minute
 // exit status, stdout and stderr.
 func runCmd(t *testing.T, name string, args ...string) (int, string, string) {
 	t.Helper()
+	path := built(t, name) // before the clock starts: building every command takes minutes on a busy machine
 	ctx, cancel := context.WithTimeout(context.Background(), runBounded)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, built(t, name), args...)
+	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Dir = t.TempDir() // nothing a command writes lands in the repository
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
