@@ -24,6 +24,10 @@ import (
 //     is cut, which is a format error (and ends a Sudoku episode).
 //   - How do random play, the greedy policy and the sampled policy score on
 //     the same seeds, and where does the greedy policy loop?
+//   - Does the policy write at positions the warm-up never trained? A turn
+//     whose prompt and answer pass random play's longest (the policy plays
+//     longer games than random play) puts its answer at positions whose
+//     embeddings the imitation of random play left untrained.
 type Diagnosis struct {
 	Env          string
 	Seeds        int // held-out seeds played (eval.seed_base on)
@@ -34,6 +38,9 @@ type Diagnosis struct {
 	// and its actions as responses (with EOS), in tokens.
 	RandomPrompts, RandomAnswers TokenStats
 	Random                       float64 // random play's success on the seeds
+	// RandomLongest is random play's longest turn on the seeds: its prompt
+	// and answer (with EOS), in tokens, the transcript the warm-up trains.
+	RandomLongest int
 
 	Greedy, Sampled PlayStats
 }
@@ -53,6 +60,7 @@ type PlayStats struct {
 	Invalid      float64 // share of turns the env called an invalid move
 	Unfinished   float64 // share of answers cut at sample.max_new_tokens
 	PromptsCut   float64 // share of prompts longer than the room (their start cut)
+	PastRandom   float64 // share of turns whose prompt and answer pass Diagnosis.RandomLongest
 	Repeats      float64 // share of episodes that play one action twice
 	Openings     []Count // the most common first actions, most common first
 	// UnfinishedExample is the first unfinished answer as decoded, with
@@ -97,8 +105,9 @@ func Diagnose(ctx context.Context, cfg Config, reg *envs.Registry, ck *policy.Ch
 	rng := rand.New(rand.NewPCG(3, 3))
 	for _, seed := range list {
 		ok, err := playRandom(ctx, newEnv, seed, rng, func(obs, action string) {
-			prompts = append(prompts, len(ck.Tokenizer.EncodePrompt(obs)))
-			answers = append(answers, len(ck.Tokenizer.EncodeResponse(action)))
+			p, a := len(ck.Tokenizer.EncodePrompt(obs)), len(ck.Tokenizer.EncodeResponse(action))
+			prompts, answers = append(prompts, p), append(answers, a)
+			d.RandomLongest = max(d.RandomLongest, p+a)
 		})
 		if err != nil {
 			return d, fmt.Errorf("diagnose: random play of seed %d: %w", seed, err)
@@ -116,10 +125,10 @@ func Diagnose(ctx context.Context, cfg Config, reg *envs.Registry, ck *policy.Ch
 	greedy.Sample.Greedy = true
 	greedy.Sample.Temperature = 1
 	var err error
-	if d.Greedy, err = playPolicy(ctx, newEnv, &greedy, list, rand.New(rand.NewPCG(1, 1))); err != nil {
+	if d.Greedy, err = playPolicy(ctx, newEnv, &greedy, list, d.RandomLongest, rand.New(rand.NewPCG(1, 1))); err != nil {
 		return d, err
 	}
-	if d.Sampled, err = playPolicy(ctx, newEnv, agent, list, rand.New(rand.NewPCG(2, 2))); err != nil {
+	if d.Sampled, err = playPolicy(ctx, newEnv, agent, list, d.RandomLongest, rand.New(rand.NewPCG(2, 2))); err != nil {
 		return d, err
 	}
 	return d, nil
@@ -166,11 +175,12 @@ const maxDiagnoseSeeds = 100000
 // maxDiagnoseTurns bounds an episode whose env never ends it.
 const maxDiagnoseTurns = 1000
 
-// playPolicy plays every seed with agent, one episode after another.
-func playPolicy(ctx context.Context, newEnv func() (envs.Env, error), agent *rollout.Agent, seeds []uint64, rng *rand.Rand) (PlayStats, error) {
+// playPolicy plays every seed with agent, one episode after another;
+// longest is random play's longest turn in tokens (PlayStats.PastRandom).
+func playPolicy(ctx context.Context, newEnv func() (envs.Env, error), agent *rollout.Agent, seeds []uint64, longest int, rng *rand.Rand) (PlayStats, error) {
 	var ps PlayStats
 	openings := map[string]int{}
-	turns, formatErrs, invalid, unfinished, cut, solved, repeats := 0, 0, 0, 0, 0, 0, 0
+	turns, formatErrs, invalid, unfinished, cut, solved, repeats, past := 0, 0, 0, 0, 0, 0, 0, 0
 	for _, seed := range seeds {
 		env, err := newEnv()
 		if err != nil {
@@ -197,6 +207,9 @@ func playPolicy(ctx context.Context, newEnv func() (envs.Env, error), agent *rol
 				return ps, fmt.Errorf("diagnose: the policy on seed %d: %w", seed, err)
 			}
 			a := acts[0]
+			if len(a.Prompt)+len(a.Response) > longest {
+				past++
+			}
 			if n := len(a.Response); n == 0 || a.Response[n-1] != agent.Tok.EOS() {
 				if unfinished == 0 {
 					ps.UnfinishedExample, ps.UnfinishedPrompt = agent.Tok.Decode(a.Response), obs
@@ -238,6 +251,7 @@ func playPolicy(ctx context.Context, newEnv func() (envs.Env, error), agent *rol
 	n, t := float64(len(seeds)), float64(max(turns, 1))
 	ps.Success, ps.Turns, ps.Repeats = float64(solved)/n, float64(turns)/n, float64(repeats)/n
 	ps.FormatErrors, ps.Invalid, ps.Unfinished, ps.PromptsCut = float64(formatErrs)/t, float64(invalid)/t, float64(unfinished)/t, float64(cut)/t
+	ps.PastRandom = float64(past) / t
 	for text, c := range openings {
 		ps.Openings = append(ps.Openings, Count{text, c})
 	}
@@ -287,6 +301,10 @@ func (d Diagnosis) Write(w io.Writer) {
 			open = append(open, fmt.Sprintf("%s %.0f%%", envs.Excerpt(c.Text), 100*float64(c.N)/float64(d.Seeds)))
 		}
 		fmt.Fprintf(w, "%s openings: %s\n", p.name, strings.Join(open, ", "))
+		if p.s.PastRandom > 0 {
+			fmt.Fprintf(w, "%s: %.1f%% of turns pass random play's longest turn (%d tokens of prompt and answer): positions a warm-up on random play rarely or never trains\n",
+				p.name, 100*p.s.PastRandom, d.RandomLongest)
+		}
 		if p.s.Unfinished > 0 {
 			fmt.Fprintf(w, "%s unfinished answer, e.g. %s to %s\n", p.name, envs.Excerpt(p.s.UnfinishedExample), envs.Excerpt(p.s.UnfinishedPrompt))
 		}

@@ -3,7 +3,10 @@ package train
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -80,4 +83,67 @@ func TestDiagnose(t *testing.T) {
 	other.Model.DModel *= 2
 	_, err = Diagnose(context.Background(), other, reg, ck, 5)
 	assert.ErrorContains(t, err, "model differs")
+}
+
+// growing ends an episode at once on random play's action (a run of 20
+// '!', longer than any answer the policy may write) and otherwise lasts 3
+// turns, each observation 30 tokens longer than the one before: random
+// play's longest turn is its first, and the policy's turns 2 and 3 pass it.
+type growing struct{ turn int }
+
+const growingAction = "!!!!!!!!!!!!!!!!!!!!"
+
+func (g *growing) Reset(uint64) (string, envs.Info, error) {
+	g.turn = 0
+	return "go", envs.Info{envs.InfoMaxTurns: 3}, nil
+}
+
+func (g *growing) Step(action string) (envs.Step, error) {
+	g.turn++
+	info := envs.Info{}
+	if action == growingAction {
+		info[envs.InfoSuccess] = true
+		return envs.Step{Obs: "done", Reward: 1, Terminated: true, Info: info}, nil
+	}
+	st := envs.Step{Obs: "go" + strings.Repeat(" #", 15*g.turn), Info: info}
+	if g.turn == 3 {
+		info[envs.InfoSuccess] = false
+		st.Truncated = true
+	}
+	return st, nil
+}
+
+func (g *growing) SampleAction(*rand.Rand) string { return growingAction }
+
+// Diagnose counts the turns whose prompt and answer pass random play's
+// longest turn: on growing, random play's one turn is BOS, "go", SEP and
+// 20 '!' with EOS; the policy's first turn (an answer of at most
+// sample.max_new_tokens = 8) stays under it and its next two pass it.
+func TestDiagnosePastRandom(t *testing.T) {
+	reg := envs.NewRegistry()
+	require.NoError(t, reg.Register("test:toy1", func(o *envs.Options) (envs.Env, error) { return envtest.NewToy(1), nil }))
+	require.NoError(t, reg.Register("test:growing", func(o *envs.Options) (envs.Env, error) { return &growing{}, nil }))
+	cfg := tinyConfig("rebn")
+	cfg.Env.ID = "test:toy1"
+	cfg.Env.Options = nil
+	cfg.Iterations = 1
+	dir := t.TempDir()
+	_, err := Run(context.Background(), cfg, reg, Options{Dir: dir})
+	require.NoError(t, err)
+	ck, err := policy.LoadCheckpoint(filepath.Join(dir, FinalFile))
+	require.NoError(t, err)
+
+	cfg.Env.ID = "test:growing"
+	require.Equal(t, 8, cfg.Sample.MaxNewTokens)
+	d, err := Diagnose(context.Background(), cfg, reg, ck, 5)
+	require.NoError(t, err)
+	want := len(ck.Tokenizer.EncodePrompt("go")) + len(ck.Tokenizer.EncodeResponse(growingAction))
+	assert.Equal(t, want, d.RandomLongest)
+	for _, p := range []PlayStats{d.Greedy, d.Sampled} {
+		assert.Equal(t, 3.0, p.Turns)
+		assert.InDelta(t, 2.0/3, p.PastRandom, 1e-12)
+	}
+	var b bytes.Buffer
+	d.Write(&b)
+	assert.Contains(t, b.String(), fmt.Sprintf("greedy: 66.7%% of turns pass random play's longest turn (%d tokens", want))
 }
