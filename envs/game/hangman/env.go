@@ -41,6 +41,10 @@ type Config struct {
 	// Words is the list the secret word is drawn from (default
 	// words.Common()).
 	Words *words.List
+	// SampleConsistent makes SampleAction play among the words still
+	// consistent with the game so far (option sample: consistent) instead
+	// of any letter not yet tried.
+	SampleConsistent bool
 }
 
 // Env is one Hangman game. It is not safe for concurrent use.
@@ -57,6 +61,7 @@ type Env struct {
 	hidden   int      // positions not yet revealed
 	tried    [26]bool // letters guessed
 	wrong    []string // wrong words guessed
+	cands    []string // scratch for the consistent sampler
 	sb       strings.Builder
 }
 
@@ -149,7 +154,11 @@ func (e *Env) pattern() string {
 
 // SampleAction returns a boxed letter not yet tried, or (one time in ten,
 // and when every letter was tried) a boxed word of the secret's length.
+// With Config.SampleConsistent it plays as sampleConsistent says.
 func (e *Env) SampleAction(r *rand.Rand) string {
+	if e.cfg.SampleConsistent && len(e.secret) > 0 {
+		return e.sampleConsistent(r)
+	}
 	if n := len(e.secret); n > 0 && r.IntN(10) == 0 {
 		pool := e.list.OfLength(n)
 		return envs.Boxed(strings.ToUpper(pool[r.IntN(len(pool))]))
