@@ -45,6 +45,10 @@ type Config struct {
 	// consistent with the game so far (option sample: consistent) instead
 	// of any letter not yet tried.
 	SampleConsistent bool
+	// ShowTried ends each observation after a guess with the letters
+	// guessed so far ("Tried: A, E, Z."; option show_tried), so that the
+	// latest observation alone tells what is left to guess.
+	ShowTried bool
 }
 
 // Env is one Hangman game. It is not safe for concurrent use.
@@ -218,6 +222,9 @@ func (e *Env) Step(action string) (envs.Step, error) {
 	e.sb.WriteString(" Word: ")
 	e.sb.WriteString(e.pattern())
 	fmt.Fprintf(&e.sb, ". %d turns left.", e.maxTurns-e.ep.Turn)
+	if e.cfg.ShowTried {
+		e.writeTried()
+	}
 	st.Obs = e.sb.String()
 	return st, nil
 }
@@ -274,4 +281,24 @@ func (e *Env) word(g string) (st envs.Step, why string) {
 	st.Terminated = true
 	st.Obs = "Correct."
 	return st, ""
+}
+
+// writeTried appends " Tried: A, E, Z." (the letters guessed, in
+// alphabetical order) to e.sb, or " Tried: none." before any letter.
+func (e *Env) writeTried() {
+	e.sb.WriteString(" Tried: ")
+	n := 0
+	for c := range byte(26) {
+		if e.tried[c] {
+			if n > 0 {
+				e.sb.WriteString(", ")
+			}
+			e.sb.WriteByte('A' + c)
+			n++
+		}
+	}
+	if n == 0 {
+		e.sb.WriteString("none")
+	}
+	e.sb.WriteByte('.')
 }
