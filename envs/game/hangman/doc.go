@@ -32,5 +32,9 @@
 // (revealed letters in place, no guessed letter in a hidden spot, no word
 // refused) and guesses one of its letters not yet tried: random play that
 // reads the pattern and the misses, winning about half the easy games
-// (TestSampleConsistentWinRate).
+// (TestSampleConsistentWinRate). show_tried (default false, GEM's text)
+// ends each observation after a guess with the letters guessed so far
+// ("Tried: A, E, Z."), so that the latest observation alone holds what the
+// game has shown: a policy that sees only it (training's history: none)
+// can tell which letters are left.
 package hangman
