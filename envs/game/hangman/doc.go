@@ -24,5 +24,17 @@
 //
 // Options: style ("gem" or "brief"), max_turns (default: the level's),
 // word_file and dictionary (see package words; the default is the embedded
-// list, so an episode depends only on its seed).
+// list, so an episode depends only on its seed), and sample: the random
+// action (envs.ActionSampler), which training's warm-up imitates. "any",
+// the default, is GEM's: a letter not yet tried, one time in ten a word of
+// the secret's length; it wins about one easy game in thirty.
+// "consistent" draws a word among the list's words that still fit the game
+// (revealed letters in place, no guessed letter in a hidden spot, no word
+// refused) and guesses one of its letters not yet tried: random play that
+// reads the pattern and the misses, winning about half the easy games
+// (TestSampleConsistentWinRate). show_tried (default false, GEM's text)
+// ends each observation after a guess with the letters guessed so far
+// ("Tried: A, E, Z."), so that the latest observation alone holds what the
+// game has shown: a policy that sees only it (training's history: none)
+// can tell which letters are left.
 package hangman

@@ -41,6 +41,14 @@ type Config struct {
 	// Words is the list the secret word is drawn from (default
 	// words.Common()).
 	Words *words.List
+	// SampleConsistent makes SampleAction play among the words still
+	// consistent with the game so far (option sample: consistent) instead
+	// of any letter not yet tried.
+	SampleConsistent bool
+	// ShowTried ends each observation after a guess with the letters
+	// guessed so far ("Tried: A, E, Z."; option show_tried), so that the
+	// latest observation alone tells what is left to guess.
+	ShowTried bool
 }
 
 // Env is one Hangman game. It is not safe for concurrent use.
@@ -57,6 +65,7 @@ type Env struct {
 	hidden   int      // positions not yet revealed
 	tried    [26]bool // letters guessed
 	wrong    []string // wrong words guessed
+	cands    []string // scratch for the consistent sampler
 	sb       strings.Builder
 }
 
@@ -149,7 +158,11 @@ func (e *Env) pattern() string {
 
 // SampleAction returns a boxed letter not yet tried, or (one time in ten,
 // and when every letter was tried) a boxed word of the secret's length.
+// With Config.SampleConsistent it plays as sampleConsistent says.
 func (e *Env) SampleAction(r *rand.Rand) string {
+	if e.cfg.SampleConsistent && len(e.secret) > 0 {
+		return e.sampleConsistent(r)
+	}
 	if n := len(e.secret); n > 0 && r.IntN(10) == 0 {
 		pool := e.list.OfLength(n)
 		return envs.Boxed(strings.ToUpper(pool[r.IntN(len(pool))]))
@@ -209,6 +222,9 @@ func (e *Env) Step(action string) (envs.Step, error) {
 	e.sb.WriteString(" Word: ")
 	e.sb.WriteString(e.pattern())
 	fmt.Fprintf(&e.sb, ". %d turns left.", e.maxTurns-e.ep.Turn)
+	if e.cfg.ShowTried {
+		e.writeTried()
+	}
 	st.Obs = e.sb.String()
 	return st, nil
 }
@@ -265,4 +281,24 @@ func (e *Env) word(g string) (st envs.Step, why string) {
 	st.Terminated = true
 	st.Obs = "Correct."
 	return st, ""
+}
+
+// writeTried appends " Tried: A, E, Z." (the letters guessed, in
+// alphabetical order) to e.sb, or " Tried: none." before any letter.
+func (e *Env) writeTried() {
+	e.sb.WriteString(" Tried: ")
+	n := 0
+	for c := range byte(26) {
+		if e.tried[c] {
+			if n > 0 {
+				e.sb.WriteString(", ")
+			}
+			e.sb.WriteByte('A' + c)
+			n++
+		}
+	}
+	if n == 0 {
+		e.sb.WriteString("none")
+	}
+	e.sb.WriteByte('.')
 }

@@ -239,3 +239,19 @@ func FuzzStep(f *testing.F) {
 		require.LessOrEqual(t, st.Reward, 1.0)
 	})
 }
+
+// With ShowTried each observation after a guess ends with the letters
+// guessed so far, in alphabetical order; a word guess adds none.
+func TestShowTried(t *testing.T) {
+	e := newEnv(t, Config{Level: "hard", ShowTried: true, Words: words.NewList([]string{"balloon", "cabbage"})})
+	resetTo(t, e, "balloon")
+	for _, tc := range []struct{ action, obs string }{
+		{`\boxed{CABBAGE}`, "CABBAGE is not the word. Word: _ _ _ _ _ _ _. 19 turns left. Tried: none."},
+		{`\boxed{o}`, "O appears 2 time(s). Word: _ _ _ _ O O _. 18 turns left. Tried: O."},
+		{`\boxed{Z}`, "No Z in the word. Word: _ _ _ _ O O _. 17 turns left. Tried: O, Z."},
+		{`\boxed{b}`, "B appears 1 time(s). Word: B _ _ _ O O _. 16 turns left. Tried: B, O, Z."},
+		{`\boxed{B}`, "Invalid: B was already guessed. Word: B _ _ _ O O _. 15 turns left. Tried: B, O, Z."},
+	} {
+		assert.Equal(t, tc.obs, step(t, e, tc.action).Obs, tc.action)
+	}
+}

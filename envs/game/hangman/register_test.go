@@ -35,6 +35,16 @@ func TestOptions(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 6, info[envs.InfoMaxTurns])
 	assert.Contains(t, obs, "in 6 turns")
+	st, err := env.Step(`\boxed{E}`)
+	require.NoError(t, err)
+	assert.NotContains(t, st.Obs, "Tried:", "GEM's text by default")
+	env, err = r.Make("game:Hangman-v0-easy", envs.With("show_tried", true))
+	require.NoError(t, err)
+	_, _, err = env.Reset(3)
+	require.NoError(t, err)
+	st, err = env.Step(`\boxed{E}`)
+	require.NoError(t, err)
+	assert.Contains(t, st.Obs, "turns left. Tried: E.")
 
 	dir := t.TempDir()
 	file := filepath.Join(dir, "w.txt")
@@ -56,6 +66,7 @@ func TestOptions(t *testing.T) {
 		{"game:Hangman-v0-easy", []envs.Option{envs.With("word_file", filepath.Join(dir, "none"))}, "does not exist"},
 		{"game:Hangman-v0-easy", []envs.Option{envs.With("word_file", file)}, "needs words of 3 letters"},
 		{"game:Hangman-v0-easy", []envs.Option{envs.With("dictionary", "maybe")}, "dictionary"},
+		{"game:Hangman-v0-easy", []envs.Option{envs.With("show_tried", "yes")}, "show_tried"},
 	} {
 		_, err := r.Make(tc.id, tc.opts...)
 		assert.ErrorContains(t, err, tc.want)
