@@ -27,4 +27,11 @@
 // word_file and dictionary (see package words; the default is the embedded
 // list, so an episode depends only on its seed). Secret words and accepted
 // guesses both come from the same list.
+//
+// Random actions (SampleAction) are any listed word of the secret's length,
+// as GEM's; option "sample: consistent" draws uniformly among the listed
+// words that, as the secret, would have given every guess so far its marks
+// (tested with Feedback itself, so repeated letters count as the env counts
+// them). Such play never repeats a guess and never wastes a turn on a word
+// the marks rule out.
 package wordle

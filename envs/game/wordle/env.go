@@ -27,6 +27,10 @@ type Config struct {
 	// Words is the list of secret words and accepted guesses (default
 	// words.Common()).
 	Words *words.List
+	// SampleConsistent makes SampleAction draw among the listed words of
+	// the secret's length consistent with every mark so far (option
+	// sample: consistent) instead of any listed word of that length.
+	SampleConsistent bool
 }
 
 // lengths returns the word lengths a level can draw.
@@ -55,7 +59,10 @@ type Env struct {
 	green    []bool // positions found green so far
 	guesses  []string
 	marks    []byte
-	sb       strings.Builder
+	// cands holds the words consistent with every mark so far; only with
+	// Config.SampleConsistent (see consistent.go).
+	cands []string
+	sb    strings.Builder
 }
 
 var (
@@ -119,6 +126,7 @@ func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	clear(e.green)
 	e.marks = slices.Grow(e.marks[:0], n)[:n]
 	e.guesses = e.guesses[:0]
+	e.resetCandidates()
 	return e.instructions(n), envs.Info{envs.InfoMaxTurns: e.maxTurns}, nil
 }
 
@@ -148,8 +156,12 @@ func example(n int) string {
 }
 
 // SampleAction returns a boxed word of the right length from the word list
-// (before the first Reset: of a length the level can draw).
+// (before the first Reset: of a length the level can draw); with
+// Config.SampleConsistent, a word consistent with every mark so far.
 func (e *Env) SampleAction(r *rand.Rand) string {
+	if len(e.cands) > 0 {
+		return envs.Boxed(strings.ToUpper(e.cands[r.IntN(len(e.cands))]))
+	}
 	n := len(e.answer)
 	if n == 0 {
 		n = e.lo + r.IntN(e.hi-e.lo+1)
@@ -221,6 +233,7 @@ func (e *Env) score(guess string) envs.Step {
 	n := len(e.answer)
 	e.guesses = append(e.guesses, guess)
 	Feedback(e.marks, e.answer, guess)
+	e.keepConsistent(guess)
 	newGreen := 0
 	for i, m := range e.marks {
 		if m == Green && !e.green[i] {

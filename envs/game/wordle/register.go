@@ -7,6 +7,11 @@ import (
 )
 
 // Register adds game:Wordle-v0-easy, -hard and -random to r.
+//
+// Options: "style" ("gem" or "brief"), "max_turns" (1–1000; default 5 ×
+// length), "word_file" and "dictionary" (see package words), and "sample"
+// ("any", the default: random actions are any listed word of the secret's
+// length, as GEM's; "consistent": a word consistent with every mark so far).
 func Register(r *envs.Registry) error {
 	return gamekit.Register(r, "game:Wordle-v0-", []gamekit.Level[string]{
 		{Name: "easy", Desc: "Wordle: find a 3-letter word from G/Y/X feedback, 15 turns", Value: "easy"},
@@ -19,6 +24,7 @@ func factory(level string) envs.Factory {
 	return func(o *envs.Options) (envs.Env, error) {
 		cfg := Config{Level: level}
 		cfg.Style, cfg.MaxTurns = gamekit.Common(o, 0, 1, 1000)
+		cfg.SampleConsistent = o.String(envs.SampleOption, "any", "any", "consistent") == "consistent"
 		src := words.ReadOptions(o)
 		if err := o.Err(); err != nil {
 			return nil, err

@@ -1,8 +1,10 @@
 package wordle_test
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gemgo/gemgo/envs"
@@ -56,8 +58,29 @@ func TestOptions(t *testing.T) {
 		{"game:Wordle-v0-easy", []envs.Option{envs.With("word_file", filepath.Join(dir, "none"))}, "does not exist"},
 		{"game:Wordle-v0-easy", []envs.Option{envs.With("word_file", file)}, "needs words of 3 letters"},
 		{"game:Wordle-v0-easy", []envs.Option{envs.With("dictionary", "maybe")}, "dictionary"},
+		{"game:Wordle-v0-easy", []envs.Option{envs.With("sample", "smart")}, `sample = "smart": allowed values are any, consistent`},
 	} {
 		_, err := r.Make(tc.id, tc.opts...)
 		assert.ErrorContains(t, err, tc.want)
+	}
+}
+
+// TestSampleOption: "sample: consistent" reaches the env; after one guess
+// the sampler only proposes words that would have given its marks.
+func TestSampleOption(t *testing.T) {
+	env, err := registry(t).Make("game:Wordle-v0-easy", envs.With("sample", "consistent"))
+	require.NoError(t, err)
+	w := env.(*wordle.Env)
+	_, _, err = w.Reset(11)
+	require.NoError(t, err)
+	st, err := w.Step(`\boxed{CAT}`)
+	require.NoError(t, err)
+	marks := make([]byte, 3)
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 50 {
+		g, ok := wordle.ParseGuess(w.SampleAction(r))
+		require.True(t, ok)
+		wordle.Feedback(marks, g, "cat")
+		assert.Contains(t, st.Obs, "CAT: "+strings.Join(strings.Split(string(marks), ""), " ")+".", "guess %s", g)
 	}
 }
