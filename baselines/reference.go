@@ -3,6 +3,7 @@ package baselines
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"strings"
@@ -100,12 +101,8 @@ func (r Reference) sampled() float64 {
 // dir, and, when the options choose an informed random player, that player
 // into dir/sampler.
 func referenceOne(ctx context.Context, tc train.Config, env train.EnvConfig, dir string, reg *envs.Registry, oracles *eval.Oracles) (Reference, error) {
-	gem := map[string]any{}
-	for k, v := range env.Options {
-		if k != envs.SampleOption {
-			gem[k] = v
-		}
-	}
+	gem := maps.Clone(env.Options)
+	delete(gem, envs.SampleOption)
 	hasSolver, err := eval.HasSolver(reg, env.ID, gem)
 	if err != nil {
 		return Reference{}, err

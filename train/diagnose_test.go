@@ -23,12 +23,11 @@ func TestTokenStats(t *testing.T) {
 	assert.Equal(t, TokenStats{}, tokenStats(nil, 3))
 }
 
-// Diagnose measures what it says: on a one-turn Toy, whose every seed
-// shows the same prompt, the greedy policy opens every seed alike; a room
-// smaller than the prompt cuts every prompt, and an answer budget of one
-// token leaves every answer unfinished, which the env sees as the empty
-// action (require_eos), a format error.
-func TestDiagnose(t *testing.T) {
+// trainedOnToy1 trains the tiny config for one iteration on a one-turn
+// Toy registered as test:toy1 and returns the registry, the config and the
+// final checkpoint.
+func trainedOnToy1(t *testing.T) (*envs.Registry, Config, *policy.Checkpoint) {
+	t.Helper()
 	reg := envs.NewRegistry()
 	require.NoError(t, reg.Register("test:toy1", func(o *envs.Options) (envs.Env, error) { return envtest.NewToy(1), nil }))
 	cfg := tinyConfig("rebn")
@@ -40,7 +39,16 @@ func TestDiagnose(t *testing.T) {
 	require.NoError(t, err)
 	ck, err := policy.LoadCheckpoint(filepath.Join(dir, FinalFile))
 	require.NoError(t, err)
+	return reg, cfg, ck
+}
 
+// Diagnose measures what it says: on a one-turn Toy, whose every seed
+// shows the same prompt, the greedy policy opens every seed alike; a room
+// smaller than the prompt cuts every prompt, and an answer budget of one
+// token leaves every answer unfinished, which the env sees as the empty
+// action (require_eos), a format error.
+func TestDiagnose(t *testing.T) {
+	reg, cfg, ck := trainedOnToy1(t)
 	d, err := Diagnose(context.Background(), cfg, reg, ck, 30)
 	require.NoError(t, err)
 	assert.Equal(t, 30, d.Seeds)
@@ -120,19 +128,8 @@ func (g *growing) SampleAction(*rand.Rand) string { return growingAction }
 // 20 '!' with EOS; the policy's first turn (an answer of at most
 // sample.max_new_tokens = 8) stays under it and its next two pass it.
 func TestDiagnosePastRandom(t *testing.T) {
-	reg := envs.NewRegistry()
-	require.NoError(t, reg.Register("test:toy1", func(o *envs.Options) (envs.Env, error) { return envtest.NewToy(1), nil }))
+	reg, cfg, ck := trainedOnToy1(t)
 	require.NoError(t, reg.Register("test:growing", func(o *envs.Options) (envs.Env, error) { return &growing{}, nil }))
-	cfg := tinyConfig("rebn")
-	cfg.Env.ID = "test:toy1"
-	cfg.Env.Options = nil
-	cfg.Iterations = 1
-	dir := t.TempDir()
-	_, err := Run(context.Background(), cfg, reg, Options{Dir: dir})
-	require.NoError(t, err)
-	ck, err := policy.LoadCheckpoint(filepath.Join(dir, FinalFile))
-	require.NoError(t, err)
-
 	cfg.Env.ID = "test:growing"
 	require.Equal(t, 8, cfg.Sample.MaxNewTokens)
 	d, err := Diagnose(context.Background(), cfg, reg, ck, 5)

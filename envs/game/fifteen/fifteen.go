@@ -169,18 +169,10 @@ func (e *Env) end(info envs.Info, success bool) {
 // SampleAction returns a random direction as \boxed{dir}: during an episode
 // one that moves a tile, otherwise any of the four.
 func (e *Env) SampleAction(r *rand.Rand) string {
-	if !e.ep.Active {
-		return envs.Boxed(dirNames[r.IntN(4)])
+	if legal := e.LegalMoves(); len(legal) > 0 {
+		return envs.Boxed(legal[r.IntN(len(legal))])
 	}
-	var legal [4]int
-	m := 0
-	for d := range 4 {
-		if e.b.source(d) >= 0 {
-			legal[m] = d
-			m++
-		}
-	}
-	return envs.Boxed(dirNames[legal[r.IntN(m)]])
+	return envs.Boxed(dirNames[r.IntN(4)])
 }
 
 // Description says what the game is, in one line.

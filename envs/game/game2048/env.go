@@ -151,19 +151,11 @@ func (e *Env) score(tile int) float64 {
 // SampleAction returns a random move that always parses: during an
 // episode, one that changes the board when there is one.
 func (e *Env) SampleAction(r *rand.Rand) string {
-	d := dir(r.IntN(4))
-	if e.ep.Active {
-		var legal []dir
-		for k := range dir(4) {
-			if e.b.legal(k) {
-				legal = append(legal, k)
-			}
-		}
-		if len(legal) > 0 {
-			d = legal[r.IntN(len(legal))]
-		}
+	move := dir(r.IntN(4)).String()
+	if legal := e.LegalMoves(); len(legal) > 0 {
+		move = legal[r.IntN(len(legal))]
 	}
-	return envs.Boxed(d.String())
+	return envs.Boxed(move)
 }
 
 // LegalMoves lists the moves that change the board (the env answers the

@@ -142,19 +142,11 @@ func (e *Env) Step(text string) (envs.Step, error) {
 // SampleAction returns a random move that always parses: during an
 // episode, one that is not blocked when there is one.
 func (e *Env) SampleAction(r *rand.Rand) string {
-	d := dir(r.IntN(4))
-	if e.ep.Active {
-		var open []dir
-		for k := range dir(4) {
-			if e.r.blocked(k) == "" {
-				open = append(open, k)
-			}
-		}
-		if len(open) > 0 {
-			d = open[r.IntN(len(open))]
-		}
+	move := dir(r.IntN(4)).String()
+	if open := e.LegalMoves(); len(open) > 0 {
+		move = open[r.IntN(len(open))]
 	}
-	return envs.Boxed(d.String())
+	return envs.Boxed(move)
 }
 
 // LegalMoves lists the steps that are not blocked (by a wall, or by a box
