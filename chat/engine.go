@@ -91,6 +91,8 @@ func NewEngine(ck *policy.Checkpoint, cfg EngineConfig) (*Engine, error) {
 		queue: make(chan *job, cfg.Queue), done: make(chan struct{}),
 		seedRNG: rand.New(rand.NewPCG(cfg.Seed, 0x656e67696e65)),
 	}
+	// The engine never changes its weights, and reports no log-probs.
+	e.sampler.Freeze()
 	e.wg.Add(1)
 	go e.loop()
 	return e, nil
@@ -218,7 +220,7 @@ func (e *Engine) prepare(ctx context.Context, req Request) (*job, error) {
 		return nil, invalid("stop", "%d stop strings: at most 4", len(req.Stop))
 	}
 	// Without a temperature, a request samples at the training run's.
-	sc := policy.SampleConfig{MaxNewTokens: maxTok, EOS: e.tok.EOS(), Temperature: e.cfg.Settings.Temperature}
+	sc := policy.SampleConfig{MaxNewTokens: maxTok, EOS: e.tok.EOS(), Temperature: e.cfg.Settings.Temperature, NoLogProbs: true}
 	if sc.Temperature == 0 {
 		sc.Temperature = 1
 	}

@@ -11,7 +11,8 @@ import "math"
 // decoder computes each row the same way however the tokens are split into
 // calls (checked bit for bit in the tests), so reuse changes no number. The
 // rows are dropped when the weights change (a fingerprint of every weight
-// is compared at each call) and by LogProbs, which shares the decoder.
+// is compared at each call, at the first only after Sampler.Freeze) and by
+// LogProbs, which shares the decoder.
 
 // prefixCache is what the decoder's cache slots hold.
 type prefixCache struct {
@@ -19,6 +20,7 @@ type prefixCache struct {
 	fp     uint64  // fingerprint of the weights the rows were computed with
 	config Config
 	valid  bool
+	frozen bool // Sampler.Freeze: the weights are fingerprinted once
 	// counts over the sampler's life: prompt tokens whose rows an earlier
 	// call computed, and the others; of those, the ones copied from another
 	// prompt of the same call (share)
@@ -60,6 +62,9 @@ func fingerprint(w *Weights) uint64 {
 // check drops every slot unless the weights are those the rows were
 // computed with.
 func (pc *prefixCache) check(w *Weights) {
+	if pc.frozen && pc.valid && w.Config == pc.config {
+		return
+	}
 	fp := fingerprint(w)
 	if !pc.valid || fp != pc.fp || w.Config != pc.config {
 		pc.slots = pc.slots[:0]

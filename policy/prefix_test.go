@@ -184,3 +184,66 @@ func TestSamplerSharesWithinCall(t *testing.T) {
 		}
 	}
 }
+
+// A frozen sampler (a server's) samples what a fresh sampler samples, to
+// the bit, over many calls whose prompts extend earlier ones, with
+// NoLogProbs or without; NoLogProbs changes no token and leaves the
+// log-probs 0. Freeze is a promise: a weight changed after it is not
+// noticed (the rows computed before are still reused), which is why a
+// trainer does not freeze; an unfrozen sampler drops them.
+func TestSamplerFreezeAndNoLogProbs(t *testing.T) {
+	cfg := Config{Vocab: 29, Context: 64, Layers: 2, DModel: 32, Heads: 2, TieEmbeddings: true}
+	w := randomWeights(t, cfg, false, 5)
+	frozen := NewSampler(w)
+	frozen.Freeze()
+	ep := rand.New(rand.NewPCG(5, 1))
+	prompts := [][]int{{0, 7, 8, 1}, {0, 7, 9, 1}, {0, 10, 1}}
+	for call := 0; call < 30; call++ {
+		sc := SampleConfig{MaxNewTokens: 4, EOS: 2, Greedy: true}
+		want, err := NewSampler(w).Sample(prompts, sc, nil)
+		require.NoError(t, err)
+		sc.NoLogProbs = call%2 == 0
+		got, err := frozen.Sample(prompts, sc, nil)
+		require.NoError(t, err)
+		for i := range want {
+			require.Equal(t, want[i].Tokens, got[i].Tokens, "call %d prompt %d", call, i)
+			require.Equal(t, want[i].Stopped, got[i].Stopped)
+			if sc.NoLogProbs {
+				require.Equal(t, make([]float32, len(got[i].Tokens)), got[i].LogProbs)
+			} else {
+				require.Equal(t, want[i].LogProbs, got[i].LogProbs)
+				require.Less(t, got[i].LogProbs[0], float32(0))
+			}
+		}
+		for i, p := range prompts { // the next turn extends this one
+			if len(p)+len(got[i].Tokens)+3 > cfg.Context-4 {
+				prompts[i] = []int{0, 3 + ep.IntN(20), 1}
+				continue
+			}
+			prompts[i] = append(append(slices.Clone(p), got[i].Tokens...), 3+ep.IntN(20), 1)
+		}
+	}
+	reused, computed := frozen.PromptTokens()
+	require.Greater(t, reused, computed)
+
+	// the promise: after a weight change, the frozen sampler still reuses
+	// the rows of the old weights, an unfrozen one drops them
+	open := NewSampler(w)
+	sc := SampleConfig{MaxNewTokens: 2, EOS: 2, Greedy: true}
+	for _, s := range []*Sampler{frozen, open} {
+		_, err := s.Sample(prompts, sc, nil)
+		require.NoError(t, err)
+	}
+	w.Params[0].Data[0] += 1
+	for _, s := range []*Sampler{frozen, open} {
+		before, _ := s.PromptTokens()
+		_, err := s.Sample(prompts, sc, nil)
+		require.NoError(t, err)
+		after, _ := s.PromptTokens()
+		if s == frozen {
+			require.Greater(t, after, before, "the frozen sampler reuses its rows")
+		} else {
+			require.Equal(t, before, after, "the unfrozen sampler drops its rows")
+		}
+	}
+}

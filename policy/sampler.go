@@ -15,6 +15,10 @@ type SampleConfig struct {
 	TopP         float64 `yaml:"top_p"`          // nucleus sampling mass in (0, 1); 0 or 1: off
 	Greedy       bool    `yaml:"-"`              // take the most likely token (ignores TopP; Temperature only scales the log-probs)
 	EOS          int     `yaml:"-"`              // stop token id (the tokenizer's EOS); −1: none (benchmarks)
+	// NoLogProbs, with Greedy, leaves Sample.LogProbs at 0: the arg max
+	// needs no softmax, so a caller that reports no log-probs (a server)
+	// saves one exp per vocabulary entry and token. The tokens are the same.
+	NoLogProbs bool `yaml:"-"`
 }
 
 // Validate checks sc against a model of vocabulary vocab, naming the field
@@ -67,6 +71,12 @@ type Sampler struct {
 
 // NewSampler returns a sampler over w (a policy from NewWeights).
 func NewSampler(w *Weights) *Sampler { return &Sampler{w: w} }
+
+// Freeze promises that the sampler's weights will not change again (a
+// server's): the prefix cache then fingerprints them at the first call
+// only, not at every call. Rows computed before a later change would be
+// reused as if nothing had changed, so a trainer must not freeze.
+func (s *Sampler) Freeze() { s.pc.frozen = true }
 
 // PromptTokens counts the prompt tokens of every Sample call so far: those
 // whose keys and values an earlier call had computed (reused) and the
@@ -246,6 +256,9 @@ func (s *Sampler) pick(z []float32, temp float64, sc SampleConfig, rng *rand.Ran
 		if float64(v) > mx {
 			mx, arg = float64(v), j
 		}
+	}
+	if sc.Greedy && sc.NoLogProbs {
+		return arg, 0
 	}
 	// lp holds e^(z−max): the sum's terms, and at temperature 1 the
 	// unnormalised probabilities too (x/1 = x, so the same values)

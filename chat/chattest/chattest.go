@@ -25,12 +25,25 @@ func Options() map[string]any { return map[string]any{"style": "brief", "partial
 // env.history = history ("none", "observations" or "actions").
 func Checkpoint(t testing.TB, history string) *policy.Checkpoint {
 	t.Helper()
+	return Sized(t, history, Small, Options())
+}
+
+// Size is a checkpoint's model: its layers, width, heads and context.
+type Size struct{ Layers, DModel, Heads, Context int }
+
+// Small is Checkpoint's model: 1 layer of d = 32, 2 heads, 96 tokens.
+var Small = Size{Layers: 1, DModel: 32, Heads: 2, Context: 96}
+
+// Sized is Checkpoint with the model size and the env options given (the
+// options of EnvID the warm-up plays and the serving settings name).
+func Sized(t testing.TB, history string, size Size, options map[string]any) *policy.Checkpoint {
+	t.Helper()
 	reg := builtin.Registry()
 	rng := rand.New(rand.NewPCG(7, 7))
 	var pairs [][2]string
 	var corpus []string
 	for seed := uint64(0); len(pairs) < 400; seed++ {
-		e, err := reg.Make(EnvID, envs.FromMap(Options())...)
+		e, err := reg.Make(EnvID, envs.FromMap(options)...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +71,7 @@ func Checkpoint(t testing.TB, history string) *policy.Checkpoint {
 		}
 	}
 	tok := policy.BuildTokenizer(corpus, 64)
-	w, err := policy.NewWeights(policy.Config{Vocab: tok.VocabSize(), Context: 96, Layers: 1, DModel: 32, Heads: 2}, rng)
+	w, err := policy.NewWeights(policy.Config{Vocab: tok.VocabSize(), Context: size.Context, Layers: size.Layers, DModel: size.DModel, Heads: size.Heads}, rng)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,11 +80,11 @@ func Checkpoint(t testing.TB, history string) *policy.Checkpoint {
 		t.Fatal(err)
 	}
 	pick := func(r *rand.Rand) (string, string) { p := pairs[r.IntN(len(pairs))]; return p[0], p[1] }
-	if _, err := policy.Warmup(context.Background(), tr, tok, pick, policy.WarmupConfig{Steps: 40, BatchSize: 16, PromptTokens: 96 - 8}, rng); err != nil {
+	if _, err := policy.Warmup(context.Background(), tr, tok, pick, policy.WarmupConfig{Steps: 40, BatchSize: 16, PromptTokens: size.Context - 8}, rng); err != nil {
 		t.Fatal(err)
 	}
 	meta := map[string]string{}
-	set := chat.Settings{Format: chat.Format{History: history}, MaxTokens: 8, RequireEOS: true, Temperature: 1, EnvID: EnvID, EnvOptions: Options()}
+	set := chat.Settings{Format: chat.Format{History: history}, MaxTokens: 8, RequireEOS: true, Temperature: 1, EnvID: EnvID, EnvOptions: options}
 	if err := chat.PutSettings(meta, set); err != nil {
 		t.Fatal(err)
 	}
