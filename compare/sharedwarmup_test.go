@@ -2,6 +2,7 @@ package compare
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,10 +33,29 @@ func deterministicRows(t *testing.T, dir string) []metrics.Row {
 	return rows
 }
 
+// sameRun requires the run in dir b to be the one in dir a to the bit:
+// every metric but the timings, the final weights, the tokenizer and
+// config.yaml.
+func sameRun(t *testing.T, a, b, what string) {
+	t.Helper()
+	assert.Equal(t, deterministicRows(t, a), deterministicRows(t, b), "%s: metrics", what)
+	ca, err := policy.LoadCheckpoint(filepath.Join(a, train.FinalFile))
+	require.NoError(t, err)
+	cb, err := policy.LoadCheckpoint(filepath.Join(b, train.FinalFile))
+	require.NoError(t, err)
+	assert.Equal(t, ca.Policy, cb.Policy, "%s: final weights", what)
+	assert.Equal(t, ca.Tokenizer, cb.Tokenizer, "%s: tokenizer", what)
+	ya, err := os.ReadFile(filepath.Join(a, train.ConfigFile))
+	require.NoError(t, err)
+	yb, err := os.ReadFile(filepath.Join(b, train.ConfigFile))
+	require.NoError(t, err)
+	assert.Equal(t, string(ya), string(yb), "%s: config.yaml", what)
+}
+
 // TestSharedWarmupSameRuns runs the tiny sweep twice, with a warm-up per
-// run and with one warm-up per seed shared by both arms (interrupted in
-// the middle and resumed), and requires the same runs to the bit: every
-// metric but the timings, every final weight and the tokenizer.
+// run and with one warm-up per seed shared by both arms, and requires the
+// same runs to the bit; then a run started from a shared warm-up,
+// stopped in the middle and resumed, is the same run too.
 func TestSharedWarmupSameRuns(t *testing.T) {
 	spec, err := ParseSpec([]byte(tinySweep))
 	require.NoError(t, err)
@@ -49,48 +69,46 @@ func TestSharedWarmupSameRuns(t *testing.T) {
 	out := t.TempDir()
 	shared, err := spec.Plan(out, nil)
 	require.NoError(t, err)
-	for _, r := range shared {
-		assert.Equal(t, SharedWarmupPath(out, r.Seed), r.Warmup)
-	}
-	// Stopped in grpo's second seed (as Ctrl-C would), then run again.
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done, err := Execute(ctx, shared, ExecOptions{Parallel: 2, Registry: reg, Log: cancelOn{want: "[grpo seed2] it 1/2", cancel: cancel}})
-	require.ErrorIs(t, err, train.ErrInterrupted)
-	assert.Equal(t, Interrupted, done[4].Outcome)
-	assert.True(t, done[4].SharedWarmup)
-	done, err = Execute(context.Background(), shared, ExecOptions{Parallel: 2, Registry: reg})
+	// Two at once: grpo's seed k may start while rebn's is in its
+	// warm-up, and then waits for it.
+	done, err := Execute(context.Background(), shared, ExecOptions{Parallel: 2, Registry: reg})
 	require.NoError(t, err)
-	assert.Equal(t, Resumed, done[4].Outcome)
-
 	for i, r := range shared {
-		if r.Arm == "grpo" && r.Seed != 2 && done[i].Outcome == Finished {
-			assert.True(t, done[i].SharedWarmup, "%s seed %d starts from rebn's warm-up", r.Arm, r.Seed)
-		}
-		if r.Arm == "rebn" {
-			assert.False(t, done[i].SharedWarmup, "rebn seed %d trains the warm-up", r.Seed)
-		}
+		assert.Equal(t, SharedWarmupPath(out, r.Seed), r.Warmup)
 		assert.FileExists(t, r.Warmup)
-		assert.Equal(t, deterministicRows(t, own[i].Dir), deterministicRows(t, r.Dir), "%s seed %d: metrics", r.Arm, r.Seed)
-		a, err := policy.LoadCheckpoint(filepath.Join(own[i].Dir, train.FinalFile))
-		require.NoError(t, err)
-		b, err := policy.LoadCheckpoint(filepath.Join(r.Dir, train.FinalFile))
-		require.NoError(t, err)
-		assert.Equal(t, a.Policy, b.Policy, "%s seed %d: final weights", r.Arm, r.Seed)
-		assert.Equal(t, a.Tokenizer, b.Tokenizer, "%s seed %d: tokenizer", r.Arm, r.Seed)
-		ca, err := os.ReadFile(filepath.Join(own[i].Dir, train.ConfigFile))
-		require.NoError(t, err)
-		cb, err := os.ReadFile(filepath.Join(r.Dir, train.ConfigFile))
-		require.NoError(t, err)
-		assert.Equal(t, string(ca), string(cb), "%s seed %d: config.yaml", r.Arm, r.Seed)
+		assert.Equal(t, Finished, done[i].Outcome)
+		assert.Equal(t, r.Arm == "grpo", done[i].SharedWarmup, "%s seed %d: only grpo starts from the shared warm-up", r.Arm, r.Seed)
+		sameRun(t, own[i].Dir, r.Dir, fmt.Sprintf("%s seed %d", r.Arm, r.Seed))
 	}
 
-	// A shared warm-up of other settings is refused, naming them.
+	// grpo seed 2 again in another directory, from the same shared
+	// warm-up: stopped after its first iteration (as Ctrl-C would), then
+	// run again.
 	out2 := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(out2, WarmupsDir), 0o755))
-	data, err := os.ReadFile(SharedWarmupPath(out, 1))
+	for _, seed := range spec.Seeds {
+		data, err := os.ReadFile(SharedWarmupPath(out, seed))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(SharedWarmupPath(out2, seed), data, 0o644))
+	}
+	again, err := spec.Plan(out2, nil)
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(SharedWarmupPath(out2, 1), data, 0o644))
+	grpo2 := again[4:5]
+	require.Equal(t, "grpo", grpo2[0].Arm)
+	require.Equal(t, uint64(2), grpo2[0].Seed)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done, err = Execute(ctx, grpo2, ExecOptions{Registry: reg, Log: cancelOn{want: "it 1/2", cancel: cancel}})
+	require.ErrorIs(t, err, train.ErrInterrupted)
+	assert.Equal(t, Interrupted, done[0].Outcome)
+	assert.True(t, done[0].SharedWarmup)
+	assert.Equal(t, 1, LoadRun(grpo2[0]).Iterations)
+	done, err = Execute(context.Background(), grpo2, ExecOptions{Registry: reg})
+	require.NoError(t, err)
+	assert.Equal(t, Resumed, done[0].Outcome)
+	sameRun(t, own[4].Dir, grpo2[0].Dir, "grpo seed 2, resumed")
+
+	// A shared warm-up of other settings is refused, naming them.
 	other, err := spec.Plan(out2, []string{"warmup.lr=0.002"})
 	require.NoError(t, err)
 	done, err = Execute(context.Background(), other[:1], ExecOptions{Registry: reg})
