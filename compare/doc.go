@@ -14,6 +14,12 @@
 // and an interrupted one resumes from its checkpoint, so an interrupted
 // sweep continues where it stopped.
 //
+// With share_warmup: true the arms of a seed start from one format warm-up
+// (sharedwarmup.go): the first run of the seed shares its finished warm-up
+// in OUT/warmups/seed<k>.safetensors and the others resume from a copy, so
+// a sweep of n arms trains n times fewer warm-ups and gives the same runs
+// to the bit. The arms must then agree on everything the warm-up reads.
+//
 // The aggregation math (aggregate.go) is pure: curves aligned on a common x
 // grid, mean and bands over seeds (std and a seeded percentile-bootstrap 95%
 // interval of the mean, from package stats, as is pairwise.go's paired

@@ -40,6 +40,9 @@ type Done struct {
 	Outcome Outcome
 	Err     error
 	Wall    time.Duration // this process's time on the run
+	// SharedWarmup says that the run started from its seed's shared
+	// warm-up (Run.Warmup) instead of training one.
+	SharedWarmup bool
 }
 
 // ExecOptions configures Execute.
@@ -66,6 +69,7 @@ func Execute(ctx context.Context, runs []Run, opts ExecOptions) ([]Done, error) 
 	printCautions(runs, log)
 	sem := make(chan struct{}, max(opts.Parallel, 1))
 	done := make([]Done, len(runs))
+	gate := &warmupGate{}
 	var wg sync.WaitGroup
 	for i, r := range runs {
 		done[i] = Done{Run: r, Outcome: Interrupted, Err: context.Canceled}
@@ -82,15 +86,19 @@ func Execute(ctx context.Context, runs []Run, opts ExecOptions) ([]Done, error) 
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			done[i] = execOne(ctx, r, opts.Registry, log)
+			done[i] = execOne(ctx, r, opts.Registry, log, gate)
 			d := done[i]
+			from := ""
+			if d.SharedWarmup {
+				from = " from the shared warm-up"
+			}
 			switch d.Outcome {
 			case Skipped:
 				log.printf("%s: %s\n", label(r), d.Outcome)
 			case Failed, Interrupted:
-				log.printf("%s: %s: %v\n", label(r), d.Outcome, d.Err)
+				log.printf("%s: %s%s: %v\n", label(r), d.Outcome, from, d.Err)
 			default:
-				log.printf("%s: %s in %s\n", label(r), d.Outcome, d.Wall.Round(time.Second))
+				log.printf("%s: %s%s in %s\n", label(r), d.Outcome, from, d.Wall.Round(time.Second))
 			}
 		}()
 	}
@@ -198,7 +206,7 @@ func metricsComplete(r Run) bool {
 	return false
 }
 
-func execOne(ctx context.Context, r Run, reg *envs.Registry, log *syncWriter) Done {
+func execOne(ctx context.Context, r Run, reg *envs.Registry, log *syncWriter, gate *warmupGate) Done {
 	d := Done{Run: r}
 	st, err := State(r)
 	if err != nil {
@@ -219,9 +227,36 @@ func execOne(ctx context.Context, r Run, reg *envs.Registry, log *syncWriter) Do
 			}
 		}
 	}
-	start := time.Now()
 	obs := &progressObserver{run: r, log: log}
-	_, err = train.Run(ctx, r.Cfg, reg, train.Options{Dir: r.Dir, Resume: st == Partial, Observer: obs})
+	if r.Warmup != "" && !fileExists(filepath.Join(r.Dir, train.CheckpointFile)) {
+		// Not yet past its warm-up: wait while another run of the seed
+		// trains one, then start from it or train it (and share it at
+		// the evaluation before training).
+		if err := gate.acquire(ctx, r.Seed); err != nil {
+			d.Outcome, d.Err = Interrupted, err
+			return d
+		}
+		release := gate.releaser(r.Seed)
+		defer release()
+		if st == Empty {
+			if d.SharedWarmup, err = startFromShared(r); err != nil {
+				d.Outcome, d.Err = Failed, err
+				return d
+			}
+		}
+		if d.SharedWarmup {
+			release()
+		} else {
+			obs.beforeTraining = func() {
+				if err := saveShared(r.Dir, r.Warmup); err != nil {
+					log.printf("%s: %v (the other arms of seed %d train their own warm-up, to the same bits)\n", label(r), err, r.Seed)
+				}
+				release()
+			}
+		}
+	}
+	start := time.Now()
+	_, err = train.Run(ctx, r.Cfg, reg, train.Options{Dir: r.Dir, Resume: st == Partial || d.SharedWarmup, Observer: obs})
 	d.Wall = time.Since(start)
 	switch {
 	case err == nil && st == Partial:
@@ -240,11 +275,18 @@ func execOne(ctx context.Context, r Run, reg *envs.Registry, log *syncWriter) Do
 type progressObserver struct {
 	run Run
 	log *syncWriter
+	// beforeTraining, when set, is called at the evaluation before the
+	// first iteration, when the run's finished warm-up is on disk
+	// (train.WarmupFile) and no checkpoint has replaced it yet.
+	beforeTraining func()
 }
 
 func (o *progressObserver) Warmup(int, int, policy.Stats) {}
 func (o *progressObserver) Iteration(int, algo.Metrics)   {}
 func (o *progressObserver) Eval(e train.EvalResult) {
+	if e.Iteration == 0 && o.beforeTraining != nil {
+		o.beforeTraining()
+	}
 	o.log.printf("%s it %d/%d: greedy success %.3f (sampled %.3f), turns of solved %.2f\n",
 		label(o.run), e.Iteration, o.run.Cfg.Iterations, e.SuccessRate, e.SampledSuccessRate, e.SolvedTurns)
 }

@@ -31,6 +31,12 @@ type Spec struct {
 	Threshold float64  `yaml:"threshold"` // greedy success rate whose first crossing is reported (default 0.5)
 	// Notes is free text shown at the top of the report (what is compared and why).
 	Notes string `yaml:"notes"`
+	// ShareWarmup trains one format warm-up per seed and starts every
+	// arm of the seed from it (sharedwarmup.go): the same runs, bit for
+	// bit, without repeating the warm-up for each arm. The arms must then
+	// agree on every setting the warm-up reads (warmupPart), not only on
+	// those HeldEqual checks.
+	ShareWarmup bool `yaml:"share_warmup"`
 }
 
 // Arm is one compared setup: the base config with a few overrides.
@@ -193,6 +199,9 @@ type Run struct {
 	Seed uint64
 	Dir  string // out/<arm>/seed<k>
 	Cfg  train.Config
+	// Warmup is the seed's shared warm-up file (SharedWarmupPath) when
+	// the sweep shares warm-ups; "" when each run trains its own.
+	Warmup string
 }
 
 // Plan resolves every run's training config: base, then the sweep's set,
@@ -215,8 +224,15 @@ func (s *Spec) Plan(out string, extra []string) ([]Run, error) {
 		}
 		if i == 0 {
 			first = cfg
+			if s.ShareWarmup {
+				if err := checkShareable(cfg); err != nil {
+					return nil, fmt.Errorf("share_warmup: %w", err)
+				}
+			}
 		} else if err := HeldEqual(first, cfg); err != nil {
 			return nil, fmt.Errorf("arms %s and %s: %w", s.Arms[0].Name, a.Name, err)
+		} else if d := warmupDiff(first, cfg); s.ShareWarmup && len(d) > 0 {
+			return nil, fmt.Errorf("arms %s and %s: share_warmup needs the settings the warm-up reads held equal, and %s differ; move the override to the sweep's set, or drop share_warmup", s.Arms[0].Name, a.Name, strings.Join(d, ", "))
 		}
 		for _, seed := range s.Seeds {
 			c := cfg
@@ -228,7 +244,11 @@ func (s *Spec) Plan(out string, extra []string) ([]Run, error) {
 			if err := c.Validate(); err != nil {
 				return nil, fmt.Errorf("arm %s seed %d: %w", a.Name, seed, err)
 			}
-			runs = append(runs, Run{Arm: a.Name, Seed: seed, Dir: RunDir(out, a.Name, seed), Cfg: c})
+			r := Run{Arm: a.Name, Seed: seed, Dir: RunDir(out, a.Name, seed), Cfg: c}
+			if s.ShareWarmup {
+				r.Warmup = SharedWarmupPath(out, seed)
+			}
+			runs = append(runs, r)
 		}
 	}
 	return runs, nil

@@ -10,6 +10,11 @@
 // run saves a checkpoint; a second signal exits at once). -print-config prints the sweep as it will run, with every
 // arm's resolved training config, and exits.
 //
+// A sweep with share_warmup: true (e.g. configs/compare_mastermind.yaml)
+// trains one format warm-up per seed, kept in -out/warmups/seed<k>.safetensors,
+// and starts every arm of the seed from it: the runs are the same to the
+// bit as with a warm-up each (package compare, sharedwarmup.go).
+//
 // Exit status: 0 when every run finished (and for -h and -print-config), 1
 // when one failed, 2 on a bad command line or sweep, 130 when an interrupt
 // stopped the sweep.

@@ -201,8 +201,11 @@ func resolvedSpec(spec compare.Spec, runs []compare.Run, out string) ([]byte, er
 		Out       string   `yaml:"out"`
 		Seeds     []uint64 `yaml:"seeds"`
 		Threshold float64  `yaml:"threshold"`
-		Arms      []arm    `yaml:"arms"`
-	}{Name: spec.Name, Out: out, Seeds: spec.Seeds, Threshold: spec.Threshold}
+		// ShareWarmup is shown only when set: the arms of a seed start
+		// from one warm-up
+		ShareWarmup bool  `yaml:"share_warmup,omitempty"`
+		Arms        []arm `yaml:"arms"`
+	}{Name: spec.Name, Out: out, Seeds: spec.Seeds, Threshold: spec.Threshold, ShareWarmup: spec.ShareWarmup}
 	for _, a := range spec.Arms {
 		for _, r := range runs {
 			if r.Arm == a.Name {

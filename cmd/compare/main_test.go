@@ -175,3 +175,31 @@ func TestSetPastALeaf(t *testing.T) {
 		}
 	}
 }
+
+// Every shipped sweep loads strictly and plans (its arms comparable, each
+// run's config valid), and -print-config shows share_warmup where a sweep
+// sets it.
+func TestShippedSweeps(t *testing.T) {
+	paths, err := filepath.Glob("../../configs/compare_*.yaml")
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(paths), 7)
+	shared := 0
+	for _, p := range paths {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			spec, err := compare.LoadSpec(p, "../../configs")
+			require.NoError(t, err)
+			runs, err := spec.Plan(t.TempDir(), nil)
+			require.NoError(t, err)
+			assert.Len(t, runs, len(spec.Arms)*len(spec.Seeds))
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), []string{"-config", p, "-out", t.TempDir(), "-print-config"}, &stdout, &stderr)
+			require.Equal(t, cli.ExitOK, code, stderr.String())
+			assert.Equal(t, spec.ShareWarmup, strings.Contains(stdout.String(), "\nshare_warmup: true\n"))
+			if spec.ShareWarmup {
+				shared++
+				assert.NotEmpty(t, runs[0].Warmup)
+			}
+		})
+	}
+	assert.GreaterOrEqual(t, shared, 1, "compare_mastermind shares its warm-ups")
+}
