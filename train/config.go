@@ -157,6 +157,13 @@ type WarmupConfig struct {
 	// plays, and learns to answer it (the off-state actions themselves are
 	// not imitated). 0: none.
 	OffState float64 `yaml:"off_state,omitempty"`
+	// Repeat is the share of random play's turns (after an episode's
+	// first) that play the episode's previous action again instead of
+	// SampleAction's, not imitated either: the warm-up then sees the env's
+	// answer to a repeated move (Wordle's and Hangman's "already guessed"
+	// refusal), which an informed sampler never plays but a small policy
+	// does, and learns to play on after it. 0: none.
+	Repeat float64 `yaml:"repeat,omitempty"`
 	// From starts RL from a saved policy instead: a checkpoint file (a
 	// run's reference.safetensors is its warmed-up policy) whose tokenizer
 	// and weights the run takes, skipping the vocabulary and the warm-up
@@ -400,6 +407,9 @@ func (c *Config) Validate() error {
 		}
 		if !(c.Warmup.OffState >= 0 && c.Warmup.OffState <= 0.9) {
 			bad("warmup.off_state = %v: allowed [0, 0.9] (the share of random play's turns that play another state's action)", c.Warmup.OffState)
+		}
+		if !(c.Warmup.Repeat >= 0 && c.Warmup.Repeat <= 0.9) {
+			bad("warmup.repeat = %v: allowed [0, 0.9] (the share of random play's turns that play the episode's previous action again)", c.Warmup.Repeat)
 		}
 		if !(c.Warmup.LR > 0) || !finite(c.Warmup.LR) {
 			bad("warmup.lr = %v: a warm-up needs lr > 0 (or warmup.steps = 0)", c.Warmup.LR)

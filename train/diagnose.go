@@ -62,7 +62,12 @@ type PlayStats struct {
 	PromptsCut   float64 // share of prompts longer than the room (their start cut)
 	PastRandom   float64 // share of turns whose prompt and answer pass Diagnosis.RandomLongest
 	Repeats      float64 // share of episodes that play one action twice
-	Openings     []Count // the most common first actions, most common first
+	// AfterInvalid is the share of turns that follow an invalid move,
+	// and UnfinishedAfterInvalid the share of those turns whose answer is
+	// unfinished: a policy that never saw the env's refusal in its
+	// warm-up may babble after it, and the format error ends the game.
+	AfterInvalid, UnfinishedAfterInvalid float64
+	Openings                             []Count // the most common first actions, most common first
 	// UnfinishedExample is the first unfinished answer as decoded, with
 	// the prompt it answered: what the policy writes instead of stopping.
 	UnfinishedExample, UnfinishedPrompt string
@@ -181,6 +186,7 @@ func playPolicy(ctx context.Context, newEnv func() (envs.Env, error), agent *rol
 	var ps PlayStats
 	openings := map[string]int{}
 	turns, formatErrs, invalid, unfinished, cut, solved, repeats, past := 0, 0, 0, 0, 0, 0, 0, 0
+	afterInvalid, unfinishedAfter := 0, 0
 	for _, seed := range seeds {
 		env, err := newEnv()
 		if err != nil {
@@ -192,7 +198,7 @@ func playPolicy(ctx context.Context, newEnv func() (envs.Env, error), agent *rol
 			return ps, err
 		}
 		seen := map[string]bool{}
-		repeated := false
+		repeated, wasInvalid := false, false
 		for turn := 0; turn < maxDiagnoseTurns; turn++ {
 			if err := ctx.Err(); err != nil {
 				_ = envs.Close(env)
@@ -215,6 +221,12 @@ func playPolicy(ctx context.Context, newEnv func() (envs.Env, error), agent *rol
 					ps.UnfinishedExample, ps.UnfinishedPrompt = agent.Tok.Decode(a.Response), obs
 				}
 				unfinished++
+				if wasInvalid {
+					unfinishedAfter++
+				}
+			}
+			if wasInvalid {
+				afterInvalid++
 			}
 			if turn == 0 {
 				openings[a.Text]++
@@ -232,7 +244,8 @@ func playPolicy(ctx context.Context, newEnv func() (envs.Env, error), agent *rol
 			if b, _ := st.Info[envs.InfoFormatError].(bool); b {
 				formatErrs++
 			}
-			if b, _ := st.Info[envs.InfoInvalid].(bool); b {
+			wasInvalid, _ = st.Info[envs.InfoInvalid].(bool)
+			if wasInvalid {
 				invalid++
 			}
 			if st.Done() {
@@ -252,6 +265,10 @@ func playPolicy(ctx context.Context, newEnv func() (envs.Env, error), agent *rol
 	ps.Success, ps.Turns, ps.Repeats = float64(solved)/n, float64(turns)/n, float64(repeats)/n
 	ps.FormatErrors, ps.Invalid, ps.Unfinished, ps.PromptsCut = float64(formatErrs)/t, float64(invalid)/t, float64(unfinished)/t, float64(cut)/t
 	ps.PastRandom = float64(past) / t
+	ps.AfterInvalid = float64(afterInvalid) / t
+	if afterInvalid > 0 {
+		ps.UnfinishedAfterInvalid = float64(unfinishedAfter) / float64(afterInvalid)
+	}
 	for text, c := range openings {
 		ps.Openings = append(ps.Openings, Count{text, c})
 	}
@@ -304,6 +321,10 @@ func (d Diagnosis) Write(w io.Writer) {
 		if p.s.PastRandom > 0 {
 			fmt.Fprintf(w, "%s: %.1f%% of turns pass random play's longest turn (%d tokens of prompt and answer): positions a warm-up on random play rarely or never trains\n",
 				p.name, 100*p.s.PastRandom, d.RandomLongest)
+		}
+		if p.s.AfterInvalid > 0 {
+			fmt.Fprintf(w, "%s: %.1f%% of turns follow an invalid move, %.1f%% of them unfinished answers\n",
+				p.name, 100*p.s.AfterInvalid, 100*p.s.UnfinishedAfterInvalid)
 		}
 		if p.s.Unfinished > 0 {
 			fmt.Fprintf(w, "%s unfinished answer, e.g. %s to %s\n", p.name, envs.Excerpt(p.s.UnfinishedExample), envs.Excerpt(p.s.UnfinishedPrompt))

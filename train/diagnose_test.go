@@ -144,3 +144,51 @@ func TestDiagnosePastRandom(t *testing.T) {
 	d.Write(&b)
 	assert.Contains(t, b.String(), fmt.Sprintf("greedy: 66.7%% of turns pass random play's longest turn (%d tokens", want))
 }
+
+// refusing calls every move invalid and lasts 3 turns.
+type refusing struct{ turn int }
+
+func (r *refusing) Reset(uint64) (string, envs.Info, error) {
+	r.turn = 0
+	return "go", envs.Info{envs.InfoMaxTurns: 3}, nil
+}
+
+func (r *refusing) Step(string) (envs.Step, error) {
+	r.turn++
+	info := envs.Info{envs.InfoInvalid: true}
+	st := envs.Step{Obs: "Invalid.", Info: info}
+	if r.turn == 3 {
+		info[envs.InfoSuccess] = false
+		st.Truncated = true
+	}
+	return st, nil
+}
+
+func (r *refusing) SampleAction(*rand.Rand) string { return "x" }
+
+// Diagnose counts the turns after an invalid move and the unfinished
+// answers among them: on refusing, turns 2 and 3 of every episode follow
+// one, and with an answer budget of one token every answer is unfinished.
+func TestDiagnoseAfterInvalid(t *testing.T) {
+	reg, toy, ck := trainedOnToy1(t)
+	require.NoError(t, reg.Register("test:refusing", func(o *envs.Options) (envs.Env, error) { return &refusing{}, nil }))
+	cfg := toy
+	cfg.Env.ID = "test:refusing"
+	cfg.Sample.MaxNewTokens = 1
+	cfg.Sample.RequireEOS = true
+	d, err := Diagnose(context.Background(), cfg, reg, ck, 4)
+	require.NoError(t, err)
+	for _, p := range []PlayStats{d.Greedy, d.Sampled} {
+		assert.Equal(t, 3.0, p.Turns)
+		assert.InDelta(t, 2.0/3, p.AfterInvalid, 1e-12)
+		assert.Equal(t, 1.0, p.UnfinishedAfterInvalid)
+	}
+	var b bytes.Buffer
+	d.Write(&b)
+	assert.Contains(t, b.String(), "greedy: 66.7% of turns follow an invalid move, 100.0% of them unfinished answers")
+
+	d, err = Diagnose(context.Background(), toy, reg, ck, 4)
+	require.NoError(t, err)
+	assert.Zero(t, d.Greedy.AfterInvalid, "the one-turn Toy has no turn after a move")
+	assert.Zero(t, d.Greedy.UnfinishedAfterInvalid)
+}

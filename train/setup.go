@@ -102,7 +102,7 @@ type pair struct {
 // mixture it fails when an entry played no episode: the text of that
 // env would be missing from what the caller builds.
 func randomPlay(ctx context.Context, newEnv func() (envs.Env, error), seed uint64, rng *rand.Rand, visit func(pair) bool) error {
-	return randomPlayOff(ctx, newEnv, seed, 0, rng, visit)
+	return randomPlayOff(ctx, newEnv, seed, 0, 0, rng, visit)
 }
 
 // offSeed offsets the seeds of the second env that randomPlayOff draws
@@ -116,9 +116,15 @@ const offSeed = 1 << 40
 // cell or a clashing digit, a Game2048 move that changes nothing, a wall,
 // a revealed cell). The off-state turn is not visited, since its action is
 // not one to imitate, but the observation after it is, with SampleAction's
-// action: the feedback that a policy's own mistakes get. off = 0 draws
-// nothing extra from rng, so it is randomPlay exactly.
-func randomPlayOff(ctx context.Context, newEnv func() (envs.Env, error), seed uint64, off float64, rng *rand.Rand, visit func(pair) bool) error {
+// action: the feedback that a policy's own mistakes get.
+//
+// With probability repeat, a turn after the episode's first plays instead
+// the episode's previous action again, unvisited as well: the move a small
+// policy most often gets wrong in the guessing games (Wordle and Hangman
+// refuse it as already guessed, a turn lost), whose refusal random play
+// never shows. off = 0 and repeat = 0 draw nothing extra from rng, so
+// that is randomPlay exactly.
+func randomPlayOff(ctx context.Context, newEnv func() (envs.Env, error), seed uint64, off, repeat float64, rng *rand.Rand, visit func(pair) bool) error {
 	env, err := newEnv()
 	if err != nil {
 		return err
@@ -152,9 +158,12 @@ func randomPlayOff(ctx context.Context, newEnv func() (envs.Env, error), seed ui
 			met[mix.current()]++
 		}
 		afterTool := false
+		prev := "" // the episode's previous action
 		for {
 			var a string
-			if other != nil && rng.Float64() < off {
+			if prev != "" && repeat > 0 && rng.Float64() < repeat {
+				a = prev
+			} else if other != nil && rng.Float64() < off {
 				if a, err = other.action(rng); err != nil {
 					return err
 				}
@@ -164,6 +173,7 @@ func randomPlayOff(ctx context.Context, newEnv func() (envs.Env, error), seed ui
 					return mix.covered(met)
 				}
 			}
+			prev = a
 			st, err := env.Step(a)
 			if err != nil {
 				return err

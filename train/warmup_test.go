@@ -137,3 +137,57 @@ func TestWarmupPoolOffState(t *testing.T) {
 	assert.Greater(t, filled, 20, "a filled cell named after about one turn in ten")
 	assert.Greater(t, clash, 20, "a clash after about one turn in ten")
 }
+
+// Wordle's consistent sampler never guesses a word twice, so plain random
+// play never shows the env's "already guessed" refusal, which ends most of
+// a small policy's games (it babbles after it). With warmup.repeat the pool
+// holds observations after a repeated guess, each paired with the
+// sampler's action (never a word the history has guessed), and repeat 0
+// is plain random play, rng calls included.
+func TestWarmupPoolRepeat(t *testing.T) {
+	newEnv := func() (envs.Env, error) {
+		e, err := builtin.Registry().Make("game:Wordle-v0-easy", envs.With("style", "brief"), envs.With("sample", "consistent"))
+		if err != nil {
+			return nil, err
+		}
+		return envs.WithHistory(e, envs.HistoryObservations, 0)
+	}
+	pool := func(repeat float64) []pair {
+		wc := WarmupConfig{Steps: 100, BatchSize: 10, Repeat: repeat}
+		p, err := warmupPool(context.Background(), newEnv, wc, 7, rand.New(rand.NewPCG(1, 2)))
+		require.NoError(t, err)
+		require.Len(t, p, 1000)
+		return p
+	}
+	refused := func(p []pair) int {
+		n := 0
+		for _, q := range p {
+			lines := strings.Split(q.obs, "\n")
+			if strings.Contains(lines[len(lines)-1], " was already guessed.") {
+				n++
+			}
+			word := strings.TrimSuffix(strings.TrimPrefix(q.action, `\boxed{`), "}")
+			require.Len(t, word, 3, "%q", q.action)
+			assert.NotContains(t, q.obs, "\n"+word+":", "the pair's action repeats a guess: %q after %q", q.action, q.obs)
+		}
+		return n
+	}
+	plain := pool(0)
+	assert.Equal(t, 0, refused(plain), "consistent random play never repeats a guess")
+	again, err := func() ([]pair, error) {
+		var out []pair
+		err := randomPlay(context.Background(), newEnv, 7, rand.New(rand.NewPCG(1, 2)), func(p pair) bool {
+			if p.action != "" {
+				out = append(out, p)
+			}
+			return len(out) < 1000
+		})
+		return out, err
+	}()
+	require.NoError(t, err)
+	assert.Equal(t, again, plain)
+
+	n := refused(pool(0.3))
+	t.Logf("repeat 0.3: %d of 1000 pairs after an already-guessed refusal", n)
+	assert.Greater(t, n, 100, "about a quarter of the turns after the first follow a repeat")
+}
