@@ -164,6 +164,13 @@ type WarmupConfig struct {
 	// refusal), which an informed sampler never plays but a small policy
 	// does, and learns to play on after it. 0: none.
 	Repeat float64 `yaml:"repeat,omitempty"`
+	// Pool is how many (observation, action) pairs random play collects up
+	// front, the pool the steps draw from; 0: min(steps × batch_size,
+	// 20,000). A pool as large as steps × batch_size gives every step
+	// fresh pairs: with a sampler whose action for a state is one draw of
+	// many (Hangman's sample: consistent), a small pool repeated for many
+	// epochs teaches the model its draws rather than their distribution.
+	Pool int `yaml:"pool,omitempty"`
 	// From starts RL from a saved policy instead: a checkpoint file (a
 	// run's reference.safetensors is its warmed-up policy) whose tokenizer
 	// and weights the run takes, skipping the vocabulary and the warm-up
@@ -332,6 +339,7 @@ func DefaultConfig() Config {
 const (
 	maxEpisodes     = 100_000
 	maxRolloutSteps = 10 * maxEpisodes
+	maxWarmupPool   = 10 * maxEpisodes // warmup.pool's (observation, action) pairs
 )
 
 func (c *Config) Validate() error {
@@ -404,6 +412,9 @@ func (c *Config) Validate() error {
 		}
 		if c.Warmup.AfterToolWeight < 0 || c.Warmup.AfterToolWeight > 100 {
 			bad("warmup.after_tool_weight = %d: allowed [0, 100] (0 or 1: pairs as random play meets them)", c.Warmup.AfterToolWeight)
+		}
+		if c.Warmup.Pool < 0 || c.Warmup.Pool > maxWarmupPool {
+			bad("warmup.pool = %d: allowed [0, %d] (the pairs are held in memory; 0: min(steps × batch_size, 20,000))", c.Warmup.Pool, maxWarmupPool)
 		}
 		if !(c.Warmup.OffState >= 0 && c.Warmup.OffState <= 0.9) {
 			bad("warmup.off_state = %v: allowed [0, 0.9] (the share of random play's turns that play another state's action)", c.Warmup.OffState)

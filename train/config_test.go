@@ -55,6 +55,8 @@ func TestParseErrors(t *testing.T) {
 		{"bad epsilon", "algo: {epsilon: -1}\n", nil, []string{"algo.epsilon = -1"}},
 		{"long warm-up", "warmup: {steps: 2000000}\n", nil, []string{"warmup.steps = 2000000"}},
 		{"bad repeat", "warmup: {repeat: 1}\n", nil, []string{"warmup.repeat = 1", "[0, 0.9]"}},
+		{"negative pool", "warmup: {pool: -1}\n", nil, []string{"warmup.pool = -1", "[0, 1000000]"}},
+		{"huge pool", "warmup: {pool: 1000001}\n", nil, []string{"warmup.pool = 1000001", "held in memory"}},
 		{"bad agg", "loss:\n  agg: mean\n", nil, []string{`loss.agg = "mean"`, "token-mean"}},
 		{"reset without kl", "loss:\n  kl_coef: 0\n  kl_reset_every: 10\n", nil, []string{"loss.kl_reset_every = 10", "kl_coef"}},
 		{"negative reset", "loss:\n  kl_coef: 0.1\n  kl_reset_every: -1\n", nil, []string{"loss.kl_reset_every = -1", "≥ 0"}},

@@ -64,15 +64,21 @@ func warmup(ctx context.Context, tr *policy.Trainer, tok *policy.Tokenizer, newE
 	return nil
 }
 
-// warmupPool plays random episodes until it holds min(steps × batch,
-// 20,000) distinct (observation, action) pairs, each pair after a tool's
+// defaultWarmupPool bounds the pool when warmup.pool is 0.
+const defaultWarmupPool = 20000
+
+// warmupPool plays random episodes until it holds wc.Pool (0: min(steps ×
+// batch, 20,000)) distinct (observation, action) pairs, each pair after a tool's
 // result wc.AfterToolWeight times; with wc.OffState > 0 a share of the
 // turns play another state's action and with wc.Repeat > 0 a share play
 // the episode's previous action again (randomPlayOff), and the pool holds
 // the observations after them.
 func warmupPool(ctx context.Context, newEnv func() (envs.Env, error), wc WarmupConfig, seed uint64, rng *rand.Rand) ([]pair, error) {
 	var pool []pair
-	need, distinct := min(wc.Steps*wc.BatchSize, 20000), 0
+	need, distinct := wc.Pool, 0
+	if need == 0 {
+		need = min(wc.Steps*wc.BatchSize, defaultWarmupPool)
+	}
 	err := randomPlayOff(ctx, newEnv, seed, wc.OffState, wc.Repeat, rng, func(p pair) bool {
 		if p.action != "" {
 			pool = append(pool, p)

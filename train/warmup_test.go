@@ -65,6 +65,35 @@ func TestWarmupPoolWeighsToolResults(t *testing.T) {
 	assert.Len(t, heavy, 1000+4*after)
 }
 
+// warmup.pool sets how many pairs random play collects, past the 20,000 the
+// default stops at; 0 keeps the default, min(steps × batch_size, 20,000).
+// A larger pool begins with the default pool's pairs (the same episodes,
+// the same draws) and goes on with new ones.
+func TestWarmupPoolSize(t *testing.T) {
+	newEnv := func() (envs.Env, error) {
+		return builtin.Registry().Make("game:Hangman-v0-easy", envs.With("style", "brief"), envs.With("sample", "consistent"))
+	}
+	pool := func(steps, batch, size int) []pair {
+		wc := WarmupConfig{Steps: steps, BatchSize: batch, Pool: size}
+		p, err := warmupPool(context.Background(), newEnv, wc, 7, rand.New(rand.NewPCG(1, 2)))
+		require.NoError(t, err)
+		return p
+	}
+	assert.Len(t, pool(100, 10, 0), 1000, "steps × batch_size under the cap")
+	capped := pool(1000, 32, 0)
+	require.Len(t, capped, 20000, "the default cap")
+	big := pool(1000, 32, 25000)
+	require.Len(t, big, 25000, "warmup.pool past the cap")
+	assert.Equal(t, capped, big[:20000], "the default pool is the larger one's start")
+	small := pool(1000, 32, 300)
+	assert.Equal(t, capped[:300], small)
+	seen := map[pair]bool{}
+	for _, p := range big {
+		seen[p] = true
+	}
+	assert.Greater(t, len(seen), 12500, "more than half the pairs of a Hangman pool are distinct")
+}
+
 // sudokuCellEmpty reports whether the 4×4 board at the end of a Sudoku
 // observation has '.' at row r, column c (1-indexed), as action text
 // `\boxed{r c d}` names them.
