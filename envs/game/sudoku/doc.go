@@ -16,5 +16,7 @@
 // error (reward envs.RewardFormatError, the episode terminates). Reaching
 // the turn limit truncates the episode.
 //
-// Options: style ("gem" or "brief") and max_turns (0 keeps the level's).
+// Options: style ("gem" or "brief"), max_turns (0 keeps the level's) and
+// sample ("any", the default random draw, or "single": SampleAction plays
+// the first naked single, see Env.SetSampleSingle).
 package sudoku

@@ -13,11 +13,29 @@ func easyLevel() Level { return Level{Name: "easy", Box: 2, Blanks: 10, Turns: 1
 func hardLevel() Level { return Level{Name: "hard", Box: 3, Blanks: 50, Turns: 50} }
 
 // Register adds game:Sudoku-v0-easy, -hard and -random to r. Options: style
-// ("gem" or "brief") and max_turns (0 keeps the level's limit).
+// ("gem" or "brief"), max_turns (0 keeps the level's limit) and sample
+// ("any", the default: SampleAction's random draw; "single": the first
+// naked single, SetSampleSingle).
 func Register(r *envs.Registry) error {
 	return gamekit.Register(r, "game:Sudoku-v0-", []gamekit.Level[[]Level]{
 		{Name: "easy", Desc: "Sudoku 4×4 with up to 10 empty cells, 15 turns, unique solution", Value: []Level{easyLevel()}},
 		{Name: "hard", Desc: "Sudoku 9×9 with up to 50 empty cells, 50 turns, unique solution", Value: []Level{hardLevel()}},
 		{Name: "random", Desc: "Sudoku, easy 4×4 or hard 9×9 drawn per episode, unique solution", Value: []Level{easyLevel(), hardLevel()}},
-	}, gamekit.Factory(0, 0, 10000, New))
+	}, factory)
+}
+
+func factory(levels []Level) envs.Factory {
+	return func(o *envs.Options) (envs.Env, error) {
+		style, maxTurns := gamekit.Common(o, 0, 0, 10000)
+		single := o.String(envs.SampleOption, "any", "any", "single") == "single"
+		if err := o.Err(); err != nil {
+			return nil, err
+		}
+		e, err := New(levels, style, maxTurns)
+		if err != nil {
+			return nil, err
+		}
+		e.SetSampleSingle(single)
+		return e, nil
+	}
 }
