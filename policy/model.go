@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"runtime"
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -117,9 +118,22 @@ func newGraphIn[T Float](w *Weights, params [][]T, b, length int, critic bool, m
 	if gr.grads, err = G.Grad(gr.cost, gr.params...); err != nil {
 		return nil, fmt.Errorf("differentiate graph %dx%d: %w", b, length, err)
 	}
-	gr.vm = G.NewTapeMachine(gr.g)
+	gr.vm = newTape(gr.g)
 	gr.share()
 	return gr, nil
+}
+
+// newTape is G.NewTapeMachine without the finalizer gorgonia sets on
+// every machine (a no-op outside its cuda build): the machine reaches the
+// graph's ops, whose kernels reach the graph that holds the machine, and
+// the collector never frees a cycle with a finalizer in it, so every
+// graph, with its trainer and slab, stayed in memory for good (a
+// cmd/compare process of 24 Mastermind runs grew to 11 GB;
+// TestDroppedTrainerIsFreed).
+func newTape(g *G.ExprGraph, opts ...G.VMOpt) G.VM {
+	m := G.NewTapeMachine(g, opts...)
+	runtime.SetFinalizer(m, nil)
+	return m
 }
 
 // share points the graph's kernels at its carver: the outputs and
@@ -206,7 +220,7 @@ func (gr *graph[T]) run(params [][]T, backward bool) error {
 			if err != nil {
 				return fmt.Errorf("compile forward graph: %w", err)
 			}
-			gr.fwd = G.NewTapeMachine(gr.g, G.WithPrecompiled(prog, locs))
+			gr.fwd = newTape(gr.g, G.WithPrecompiled(prog, locs))
 		}
 		vm = gr.fwd
 	}

@@ -364,12 +364,13 @@ func (r *runner) loop(ctx context.Context) error {
 		m["global/wall_s"] = r.result().Wall.Seconds()
 		if cfg.Eval.Episodes > 0 && ((cfg.Eval.Every > 0 && it%cfg.Eval.Every == 0) || it == cfg.Iterations) {
 			t1 := time.Now()
-			e, err := r.evaluate(ctx, it)
+			// The update is done (r.prog is at it): a stop now would save
+			// the checkpoint of it without its row, which resume refuses,
+			// so the evaluation runs to its end and the loop stops at the
+			// next iteration's start.
+			e, err := r.evaluate(context.WithoutCancel(ctx), it)
 			m["perf/eval_s"] = time.Since(t1).Seconds()
 			if err != nil {
-				if ctx.Err() != nil {
-					return r.interrupted(ctx.Err())
-				}
 				return err
 			}
 			r.prog.BestSuccess = max(r.prog.BestSuccess, e.SuccessRate)
