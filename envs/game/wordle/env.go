@@ -31,6 +31,11 @@ type Config struct {
 	// the secret's length consistent with every mark so far (option
 	// sample: consistent) instead of any listed word of that length.
 	SampleConsistent bool
+	// InvalidReward is the reward of an invalid move (a guess repeated,
+	// unlisted or of the wrong length), in [-1, 0]; GEM's is 0, the reward
+	// of any guess that finds no new green, so a learner sees no cost in
+	// a repeat but the lost turn (option invalid_reward).
+	InvalidReward float64
 }
 
 // lengths returns the word lengths a level can draw.
@@ -186,6 +191,7 @@ func (e *Env) Step(action string) (envs.Step, error) {
 	if why := e.invalid(guess); why != "" {
 		info[envs.InfoInvalid] = true
 		st.Obs = why
+		st.Reward = e.cfg.InvalidReward
 	} else {
 		st = e.score(guess)
 	}

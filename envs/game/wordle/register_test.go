@@ -59,6 +59,7 @@ func TestOptions(t *testing.T) {
 		{"game:Wordle-v0-easy", []envs.Option{envs.With("word_file", file)}, "needs words of 3 letters"},
 		{"game:Wordle-v0-easy", []envs.Option{envs.With("dictionary", "maybe")}, "dictionary"},
 		{"game:Wordle-v0-easy", []envs.Option{envs.With("sample", "smart")}, `sample = "smart": allowed values are any, consistent`},
+		{"game:Wordle-v0-easy", []envs.Option{envs.With("invalid_reward", 0.5)}, "invalid_reward"},
 	} {
 		_, err := r.Make(tc.id, tc.opts...)
 		assert.ErrorContains(t, err, tc.want)
@@ -83,4 +84,37 @@ func TestSampleOption(t *testing.T) {
 		wordle.Feedback(marks, g, "cat")
 		assert.Contains(t, st.Obs, "CAT: "+strings.Join(strings.Split(string(marks), ""), " ")+".", "guess %s", g)
 	}
+}
+
+// The invalid_reward option prices every invalid move (wrong length,
+// unlisted, repeated) and nothing else: a legal guess with no new green
+// still gets 0, a new green its share, and the format error its own -0.1.
+func TestInvalidReward(t *testing.T) {
+	r := registry(t)
+	env, err := r.Make("game:Wordle-v0-easy", envs.With("invalid_reward", -0.25))
+	require.NoError(t, err)
+	e := env.(*wordle.Env)
+	for seed := uint64(0); e.Answer() != "cat"; seed++ {
+		require.Less(t, seed, uint64(100000), "no seed gives CAT")
+		_, _, err := e.Reset(seed)
+		require.NoError(t, err)
+	}
+	for _, tc := range []struct {
+		action string
+		reward float64
+	}{
+		{`\boxed{CRANE}`, -0.25},
+		{`\boxed{XQZ}`, -0.25},
+		{`\boxed{DOG}`, 0},
+		{`\boxed{DOG}`, -0.25},
+		{`\boxed{HAT}`, 0.5 * 2 / 3},
+		{`\boxed{HAT}`, -0.25},
+		{`no box`, envs.RewardFormatError},
+	} {
+		st, err := e.Step(tc.action)
+		require.NoError(t, err)
+		assert.InDelta(t, tc.reward, st.Reward, 1e-12, tc.action)
+	}
+	_, err = r.Make("game:Wordle-v0-easy", envs.With("invalid_reward", -1.5))
+	assert.ErrorContains(t, err, "invalid_reward")
 }
