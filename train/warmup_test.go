@@ -146,18 +146,7 @@ func TestWarmupPoolOffState(t *testing.T) {
 
 	// off_state 0 plays exactly as before: the same pool, drawn with the
 	// same rng calls.
-	again, err := func() ([]pair, error) {
-		var out []pair
-		err := randomPlay(context.Background(), newEnv, 7, rand.New(rand.NewPCG(1, 2)), func(p pair) bool {
-			if p.action != "" {
-				out = append(out, p)
-			}
-			return len(out) < 1000
-		})
-		return out, err
-	}()
-	require.NoError(t, err)
-	assert.Equal(t, again, plain)
+	assert.Equal(t, plainPool(t, newEnv), plain)
 
 	off := pool(0.3)
 	require.Len(t, off, 1000)
@@ -203,20 +192,25 @@ func TestWarmupPoolRepeat(t *testing.T) {
 	}
 	plain := pool(0)
 	assert.Equal(t, 0, refused(plain), "consistent random play never repeats a guess")
-	again, err := func() ([]pair, error) {
-		var out []pair
-		err := randomPlay(context.Background(), newEnv, 7, rand.New(rand.NewPCG(1, 2)), func(p pair) bool {
-			if p.action != "" {
-				out = append(out, p)
-			}
-			return len(out) < 1000
-		})
-		return out, err
-	}()
-	require.NoError(t, err)
-	assert.Equal(t, again, plain)
+	assert.Equal(t, plainPool(t, newEnv), plain)
 
 	n := refused(pool(0.3))
 	t.Logf("repeat 0.3: %d of 1000 pairs after an already-guessed refusal", n)
 	assert.Greater(t, n, 100, "about a quarter of the turns after the first follow a repeat")
+}
+
+// plainPool is the first 1,000 pairs of plain random play (seed 7, the
+// warm-up tests' rng), drawn without warmupPool: what a pool with no
+// off-state or repeated turns must equal, rng calls included.
+func plainPool(t *testing.T, newEnv func() (envs.Env, error)) []pair {
+	t.Helper()
+	var out []pair
+	err := randomPlay(context.Background(), newEnv, 7, rand.New(rand.NewPCG(1, 2)), func(p pair) bool {
+		if p.action != "" {
+			out = append(out, p)
+		}
+		return len(out) < 1000
+	})
+	require.NoError(t, err)
+	return out
 }
