@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -67,8 +66,9 @@ func (b *Log) listen(ev any) {
 // returns a tab's context and what it logs.
 func NewBrowser(t *testing.T) (context.Context, *Log) {
 	t.Helper()
-	path := "/usr/bin/chromium"
-	if _, err := os.Stat(path); err != nil {
+	// Debian's path first (LookPath also checks that it can run), then PATH
+	path, err := exec.LookPath("/usr/bin/chromium")
+	if err != nil {
 		if path, err = exec.LookPath("chromium"); err != nil {
 			t.Skip("chromium is not installed: apt-get install -y chromium")
 		}
