@@ -231,8 +231,10 @@ func (s *Spec) Plan(out string, extra []string) ([]Run, error) {
 			}
 		} else if err := HeldEqual(first, cfg); err != nil {
 			return nil, fmt.Errorf("arms %s and %s: %w", s.Arms[0].Name, a.Name, err)
-		} else if d := warmupDiff(first, cfg); s.ShareWarmup && len(d) > 0 {
-			return nil, fmt.Errorf("arms %s and %s: share_warmup needs the settings the warm-up reads held equal, and %s differ; move the override to the sweep's set, or drop share_warmup", s.Arms[0].Name, a.Name, strings.Join(d, ", "))
+		} else if s.ShareWarmup {
+			if d := warmupDiff(first, cfg); len(d) > 0 {
+				return nil, fmt.Errorf("arms %s and %s: share_warmup needs the settings the warm-up reads held equal, and %s differ; move the override to the sweep's set, or drop share_warmup", s.Arms[0].Name, a.Name, strings.Join(d, ", "))
+			}
 		}
 		for _, seed := range s.Seeds {
 			c := cfg

@@ -198,12 +198,7 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 	}
 	i := e.scratchC[r.IntN(len(e.scratchC))] // an active episode has an empty cell
 	row, col := i/n, i%n
-	var cands []int
-	for v := 1; v <= n; v++ {
-		if e.sh.conflict(e.grid, row, col, int8(v)) == "" {
-			cands = append(cands, v)
-		}
-	}
+	cands := e.candidates(nil, row, col)
 	num := 1 + r.IntN(n)
 	if len(cands) > 0 {
 		num = cands[r.IntN(len(cands))]
@@ -220,17 +215,22 @@ func (e *Env) nakedSingle() (action, bool) {
 			continue
 		}
 		row, col := i/n, i%n
-		fit, num := 0, 0
-		for d := 1; d <= n && fit < 2; d++ {
-			if e.sh.conflict(e.grid, row, col, int8(d)) == "" {
-				fit, num = fit+1, d
-			}
-		}
-		if fit == 1 {
-			return action{row + 1, col + 1, num}, true
+		if fit := e.candidates(nil, row, col); len(fit) == 1 {
+			return action{row + 1, col + 1, fit[0]}, true
 		}
 	}
 	return action{}, false
+}
+
+// candidates appends to dst the numbers 1..n, ascending, that clash with
+// no filled cell of (row, col)'s row, column or box.
+func (e *Env) candidates(dst []int, row, col int) []int {
+	for d := 1; d <= e.sh.n; d++ {
+		if e.sh.conflict(e.grid, row, col, int8(d)) == "" {
+			dst = append(dst, d)
+		}
+	}
+	return dst
 }
 
 // LegalMoves lists the placements the env accepts now: every empty cell
@@ -248,10 +248,8 @@ func (e *Env) LegalMoves() []string {
 			continue
 		}
 		row, col := i/n, i%n
-		for d := 1; d <= n; d++ {
-			if e.sh.conflict(e.grid, row, col, int8(d)) == "" {
-				out = append(out, action{row + 1, col + 1, d}.String())
-			}
+		for _, d := range e.candidates(nil, row, col) {
+			out = append(out, action{row + 1, col + 1, d}.String())
 		}
 	}
 	return out
