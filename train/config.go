@@ -178,6 +178,13 @@ type WarmupConfig struct {
 	// the checkpoint's shape. Runs that share one warm-up compare what
 	// comes after it, and skip its minutes.
 	From string `yaml:"from,omitempty"`
+	// Options are env options for the warm-up's random play only, each
+	// replacing env.options' value of its key: a teacher for the warm-up
+	// to imitate (a sample option, e.g. Game2048's sample: corner) while
+	// the env that RL trains on, the evaluation and the random-play
+	// baseline keep env.options. Not with env.mix (give each entry its
+	// options).
+	Options EnvOptions `yaml:"options,omitempty"`
 }
 
 // LossConfig is algo's loss plus when the KL penalty's reference moves.
@@ -286,6 +293,19 @@ func (c Config) EvalEnv() EnvConfig {
 	ec.Options = make(EnvOptions, len(opts)+len(c.Eval.Options))
 	maps.Copy(ec.Options, opts)
 	maps.Copy(ec.Options, c.Eval.Options)
+	return ec
+}
+
+// WarmupEnv is the env the warm-up's random play runs on: env.id's, with
+// warmup.options over env.options.
+func (c Config) WarmupEnv() EnvConfig {
+	ec := c.Env
+	if len(c.Warmup.Options) == 0 {
+		return ec
+	}
+	ec.Options = make(EnvOptions, len(c.Env.Options)+len(c.Warmup.Options))
+	maps.Copy(ec.Options, c.Env.Options)
+	maps.Copy(ec.Options, c.Warmup.Options)
 	return ec
 }
 
@@ -421,6 +441,9 @@ func (c *Config) Validate() error {
 		}
 		if !(c.Warmup.Repeat >= 0 && c.Warmup.Repeat <= 0.9) {
 			bad("warmup.repeat = %v: allowed [0, 0.9] (the share of random play's turns that play the episode's previous action again)", c.Warmup.Repeat)
+		}
+		if len(c.Warmup.Options) > 0 && len(c.Env.Mix) > 0 {
+			bad("warmup.options with env.mix: the warm-up plays the mixture; set the options on its entries (env.mix[i].options)")
 		}
 		if !(c.Warmup.LR > 0) || !finite(c.Warmup.LR) {
 			bad("warmup.lr = %v: a warm-up needs lr > 0 (or warmup.steps = 0)", c.Warmup.LR)

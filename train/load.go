@@ -288,7 +288,8 @@ func yamlKeys(t reflect.Type) []string {
 
 // Set applies one override "section.key=value" (or "key=value" at the top
 // level; "env.options.NAME=value" sets one env option and
-// "env.options={a: 1, b: x}" replaces them all; eval.options likewise). The value is parsed as
+// "env.options={a: 1, b: x}" replaces them all; eval.options and
+// warmup.options likewise). The value is parsed as
 // YAML, so numbers, booleans, strings and maps all work.
 func (c *Config) Set(kv string) error {
 	key, val, ok := strings.Cut(kv, "=")
@@ -299,7 +300,7 @@ func (c *Config) Set(kv string) error {
 		return fmt.Errorf("override %s: want key=value, e.g. algo.gamma=0.9", envs.Excerpt(kv))
 	}
 	parts := strings.Split(key, ".")
-	if len(parts) >= 3 && (parts[0] == "env" || parts[0] == "eval") && parts[1] == "options" {
+	if len(parts) >= 3 && (parts[0] == "env" || parts[0] == "eval" || parts[0] == "warmup") && parts[1] == "options" {
 		sec := parts[0] + ".options"
 		if len(parts) > 3 {
 			return fmt.Errorf("override %s: %s.%s is one option, it has no keys: set %s.%s=VALUE (a YAML value, e.g. %s.%s={%s: 1})", key, sec, parts[2], sec, parts[2], sec, parts[2], parts[3])
@@ -309,8 +310,11 @@ func (c *Config) Set(kv string) error {
 			return fmt.Errorf("override %s: value %s: %v", key, envs.Excerpt(val), short(err))
 		}
 		opts := &c.Env.Options
-		if parts[0] == "eval" {
+		switch parts[0] {
+		case "eval":
 			opts = &c.Eval.Options
+		case "warmup":
+			opts = &c.Warmup.Options
 		}
 		if *opts == nil {
 			*opts = map[string]any{}

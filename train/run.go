@@ -57,6 +57,9 @@ type runner struct {
 	// newEvalEnv makes the held-out evaluation's env (eval.options over
 	// env.options); newEnv's when there are none
 	newEvalEnv func() (envs.Env, error)
+	// newWarmupEnv makes the warm-up's env (warmup.options over
+	// env.options); newEnv's when there are none
+	newWarmupEnv func() (envs.Env, error)
 	// targets are the envs of a per-env evaluation (eval.envs or the
 	// mixture's entries); nil evaluates newEvalEnv's env alone
 	targets []evalTarget
@@ -92,6 +95,10 @@ func Run(ctx context.Context, cfg Config, reg *envs.Registry, opts Options) (_ R
 	var made atomic.Uint64 // envs made: they take env.remote's servers in turn
 	r := &runner{cfg: cfg, dir: opts.Dir, obs: opts.Observer, newEnv: trainFactory(ctx, reg, cfg, &made), newEvalEnv: envFactory(ctx, reg, cfg.EvalEnv(), &made),
 		targets: cfg.evalTargets(ctx, reg, &made), start: time.Now()}
+	r.newWarmupEnv = r.newEnv
+	if len(cfg.Warmup.Options) > 0 {
+		r.newWarmupEnv = envFactory(ctx, reg, cfg.WarmupEnv(), &made)
+	}
 	if len(cfg.Env.Mix) > 0 {
 		r.mixCum, r.mixNames = cumulative(cfg.Env.Mix), cfg.MixNames()
 	}

@@ -214,3 +214,29 @@ func plainPool(t *testing.T, newEnv func() (envs.Env, error)) []pair {
 	require.NoError(t, err)
 	return out
 }
+
+// warmup.options replace env.options' values for the warm-up's random play
+// only: the probe, the rollouts and the evaluation keep env.options, so a
+// value the env refuses fails the run at the warm-up and nowhere before.
+func TestWarmupOptions(t *testing.T) {
+	c, err := Parse([]byte("env:\n  id: game:Mastermind-v0-easy\n  options: {style: brief, sample: gem}\nwarmup:\n  options: {sample: consistent}\n"), []string{"warmup.options.extra=3"})
+	require.NoError(t, err)
+	assert.Equal(t, EnvOptions{"style": "brief", "sample": "consistent", "extra": 3}, c.WarmupEnv().Options)
+	assert.Equal(t, EnvOptions{"style": "brief", "sample": "gem"}, c.Env.Options, "env.options unchanged")
+	assert.Equal(t, c.Env, c.EvalEnv(), "the evaluation plays env.options")
+	c.Warmup.Options = nil
+	assert.Equal(t, c.Env, c.WarmupEnv(), "no warmup.options: the training env")
+
+	_, err = Parse([]byte("env:\n  mix: [{id: game:Mastermind-v0-easy, weight: 1}]\nwarmup:\n  options: {sample: consistent}\n"), nil)
+	assert.ErrorContains(t, err, "warmup.options with env.mix")
+
+	cfg := tinyConfig("rebn")
+	cfg.Env.ID, cfg.Env.Options = "game:Mastermind-v0-easy", EnvOptions{"style": "brief"}
+	cfg.Warmup.Options = EnvOptions{"sample": "no-such-sampler"}
+	_, err = Run(context.Background(), cfg, builtin.Registry(), Options{Dir: t.TempDir()})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "no-such-sampler", "the warm-up's env got warmup.options")
+	cfg.Warmup.Options = EnvOptions{"sample": "consistent"}
+	_, err = Run(context.Background(), cfg, builtin.Registry(), Options{Dir: t.TempDir()})
+	require.NoError(t, err)
+}

@@ -87,7 +87,7 @@ func (r *runner) warmUp(ctx context.Context, st warmupState, adam *policy.AdamSt
 			}
 		}
 	}
-	err = warmup(wctx, wt, r.tok, r.newEnv, cfg.Warmup, r.w.Config.Context-cfg.Sample.MaxNewTokens, cfg.Seed<<24, r.rng, st.Step, afterPool, log)
+	err = warmup(wctx, wt, r.tok, r.newWarmupEnv, cfg.Warmup, r.w.Config.Context-cfg.Sample.MaxNewTokens, cfg.Seed<<24, r.rng, st.Step, afterPool, log)
 	switch {
 	case saveErr != nil:
 		return saveErr
