@@ -90,6 +90,9 @@ func warmupPool(ctx context.Context, newEnv func() (envs.Env, error), wc WarmupC
 		return distinct < need
 	})
 	if err != nil {
+		if len(wc.Options) > 0 {
+			return nil, fmt.Errorf("warm-up data (its env takes warmup.options over env.options): %w", err)
+		}
 		return nil, fmt.Errorf("warm-up data: %w", err)
 	}
 	return pool, nil

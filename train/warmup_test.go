@@ -236,6 +236,7 @@ func TestWarmupOptions(t *testing.T) {
 	_, err = Run(context.Background(), cfg, builtin.Registry(), Options{Dir: t.TempDir()})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "no-such-sampler", "the warm-up's env got warmup.options")
+	assert.Contains(t, err.Error(), "warmup.options over env.options", "the error says where the option came from")
 	cfg.Warmup.Options = EnvOptions{"sample": "consistent"}
 	_, err = Run(context.Background(), cfg, builtin.Registry(), Options{Dir: t.TempDir()})
 	require.NoError(t, err)
