@@ -9,5 +9,10 @@
 // a mine scores 0 and ends the episode. Unlike GEM, flags are never required:
 // revealing every safe cell wins. Flagging toggles a flag and scores 0.
 //
+// Options: style, max_turns and sample: "any" (the default random draw) or
+// "deduce", a teacher for a warm-up that reads the visible board only
+// (deduce.go): the first hidden cell the single-number rules prove safe,
+// else a guess.
+//
 // docs/envs.md compares these rules with GEM's.
 package minesweeper

@@ -21,7 +21,8 @@ type Level struct {
 type Env struct {
 	levels   []Level // one per fixed level; several for -random
 	style    envs.Style
-	maxTurns int // 0: the level's own limit
+	maxTurns int  // 0: the level's own limit
+	deduce   bool // SampleAction plays the teacher (SetSampleDeduce)
 
 	pcg   *rand.PCG
 	rng   *rand.Rand
@@ -30,6 +31,7 @@ type Env struct {
 	limit int
 	ep    gamekit.Episode
 	buf   []byte
+	proof []bool // the teacher's scratch: cells proven mines
 }
 
 var (
@@ -164,12 +166,29 @@ func (e *Env) apply(a action) (msg string, reward float64, end int, invalid bool
 	return "Revealed " + strconv.Itoa(n) + " cells.", reward, goesOn, false
 }
 
+// SetSampleDeduce makes SampleAction play, during an episode, the teacher
+// of the option sample: deduce: the centre first, then the first hidden
+// cell in reading order that the single-number rules prove safe, else the
+// first hidden cell they do not prove a mine (board.deduce). It reads the
+// visible board only and never flags; the game is unchanged.
+func (e *Env) SetSampleDeduce(on bool) { e.deduce = on }
+
 // SampleAction returns a random move that always parses: during an episode,
-// mostly a reveal of a hidden unflagged cell; otherwise any cell.
+// mostly a reveal of a hidden unflagged cell; otherwise any cell. With
+// SetSampleDeduce, the teacher's reveal instead (r unread) while a hidden
+// unflagged cell is left.
 func (e *Env) SampleAction(r *rand.Rand) string {
 	n := e.lv.Size
 	if n == 0 {
 		n = e.levels[0].Size
+	}
+	if e.deduce && e.ep.Active {
+		if len(e.proof) < n*n {
+			e.proof = make([]bool, n*n)
+		}
+		if i, ok := e.b.deduce(e.proof); ok {
+			return envs.Boxed(fmt.Sprintf("reveal %d %d", i/n, i%n))
+		}
 	}
 	verb := "reveal"
 	if r.IntN(5) == 0 {
