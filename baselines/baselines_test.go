@@ -154,16 +154,17 @@ func TestReferencesPlayTheHeldOutSeedsOnce(t *testing.T) {
 // own, and wins more of GuessTheNumber-hard (the hints' interval against
 // the whole range).
 func TestReferencesPlayGEMsDrawBesideTheInformedSampler(t *testing.T) {
-	p := writeSuite(t, "configs: [plain, informed]\nseeds: [1, 2, 3]\n", map[string]string{
+	p := writeSuite(t, "configs: [plain, informed, teacher]\nseeds: [1, 2, 3]\n", map[string]string{
 		"plain":    "env: {id: \"game:GuessTheNumber-v0-hard\", options: {style: brief}}\neval: {episodes: 40}\n",
 		"informed": "env: {id: \"game:GuessTheNumber-v0-hard\", options: {style: brief, sample: interval}}\neval: {episodes: 40}\n",
+		"teacher":  "env: {id: \"game:GuessTheNumber-v0-hard\", options: {style: brief}}\nwarmup: {options: {sample: interval}}\neval: {episodes: 40}\n",
 	})
 	_, entries, err := Load(p)
 	require.NoError(t, err)
 	out := t.TempDir()
 	refs, err := References(context.Background(), entries, out, builtin.Registry(), eval.DefaultOracles())
 	require.NoError(t, err)
-	plain, informed := refs["plain"], refs["informed"]
+	plain, informed, teacher := refs["plain"], refs["informed"], refs["teacher"]
 	assert.Equal(t, plain.Random, informed.Random, "the random column plays GEM's draw in both")
 	assert.Equal(t, plain.Solver, informed.Solver)
 	assert.False(t, plain.HasSampler)
@@ -175,6 +176,12 @@ func TestReferencesPlayGEMsDrawBesideTheInformedSampler(t *testing.T) {
 	assert.Len(t, recs, 40, "the informed player alone, on the 40 held-out seeds")
 	tab := Table([]Row{{Name: "informed", Env: "game:GuessTheNumber-v0-hard", HasRef: true, Ref: informed, Seeds: 3}})
 	assert.Equal(t, fmt.Sprintf("%.3f", informed.Sampler), tab[1][3])
+	// warmup.options' sample: the informed column plays the warm-up's
+	// teacher, the same player on the same seeds as env.options' sample
+	assert.Equal(t, informed, teacher)
+	recs, err = eval.ReadResults(filepath.Join(ReferenceDir(out, "teacher"), "sampler", eval.ResultsFile))
+	require.NoError(t, err)
+	assert.Len(t, recs, 40)
 }
 
 // A mixture's reference is the mean over its envs, each played on the

@@ -12,7 +12,10 @@
 // its solver on the very held-out seeds the runs are evaluated on (eval.Run,
 // in OUT/<config>/reference/, resumable the same way); where the config
 // chooses an informed random player with that option (the one its warm-up
-// imitates), that player too, in OUT/<config>/reference/sampler/.
+// imitates), that player too, in OUT/<config>/reference/sampler/; a config
+// that sets the option in warmup.options alone (a teacher for the warm-up,
+// RL and the evaluation playing the env's own options) has the teacher
+// played there.
 //
 // The table (Table) has per config: random-play success (GEM's draw), the
 // informed random player's, solver success,

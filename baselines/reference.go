@@ -16,7 +16,8 @@ import (
 // Reference is what an env gives without training, on the held-out seeds
 // its runs are evaluated on: the env's random player (SampleAction) with
 // GEM's draw, the informed random player the config chose with
-// envs.SampleOption where it chose one, and the env's solver where one is
+// envs.SampleOption where it chose one (in env.options, or in
+// warmup.options for the warm-up's teacher), and the env's solver where one is
 // registered.
 type Reference struct {
 	Random     float64 // success rate of random play (GEM's draw)
@@ -98,7 +99,8 @@ func (r Reference) sampled() float64 {
 
 // referenceOne plays the random player (GEM's draw: env's options without
 // envs.SampleOption) and the solver on env (the run's held-out seeds) into
-// dir, and, when the options choose an informed random player, that player
+// dir, and, when the options choose an informed random player (or, without
+// one, warmup.options choose the teacher the warm-up imitates), that player
 // into dir/sampler.
 func referenceOne(ctx context.Context, tc train.Config, env train.EnvConfig, dir string, reg *envs.Registry, oracles *eval.Oracles) (Reference, error) {
 	gem := maps.Clone(env.Options)
@@ -119,9 +121,21 @@ func referenceOne(ctx context.Context, tc train.Config, env train.EnvConfig, dir
 	if hasSolver {
 		r.Solver = agg["oracle"]
 	}
+	opts, note := env.Options, ""
 	if v, ok := env.Options[envs.SampleOption]; ok {
-		note := fmt.Sprintf("the env's random player with %s: %v", envs.SampleOption, v)
-		agg, err := playReference(ctx, tc, env.ID, env.Options, []eval.Named{{Name: "random", Policy: eval.Random{}, Note: note}}, filepath.Join(dir, "sampler"), reg)
+		note = fmt.Sprintf("the env's random player with %s: %v", envs.SampleOption, v)
+	} else if v, ok := tc.Warmup.Options[envs.SampleOption]; ok && env.ID == tc.Env.ID {
+		// the teacher the warm-up imitates (warmup.options), on the env
+		// it plays
+		opts = maps.Clone(env.Options)
+		if opts == nil {
+			opts = map[string]any{}
+		}
+		opts[envs.SampleOption] = v
+		note = fmt.Sprintf("the warm-up's player (warmup.options %s: %v)", envs.SampleOption, v)
+	}
+	if note != "" {
+		agg, err := playReference(ctx, tc, env.ID, opts, []eval.Named{{Name: "random", Policy: eval.Random{}, Note: note}}, filepath.Join(dir, "sampler"), reg)
 		if err != nil {
 			return Reference{}, err
 		}
