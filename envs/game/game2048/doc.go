@@ -14,7 +14,7 @@
 // goes on (an invalid move).
 //
 // Options: style ("gem" or "brief"), max_turns (0 keeps the level's) and
-// sample ("any", the default random draw; "corner" or "lookahead":
+// sample ("any", the default random draw; "corner", "merge" or "lookahead":
 // SampleAction plays a scripted player, see Sample).
 //
 // docs/envs.md compares these rules with GEM's.

@@ -13,6 +13,9 @@ const (
 	// changes the board: a fixed priority that piles the tiles into the
 	// bottom-left corner.
 	SampleCorner Sample = "corner"
+	// SampleMerge plays down if it merges two tiles, else left if it
+	// does, else as SampleCorner: the corner's priority, merges first.
+	SampleMerge Sample = "merge"
 	// SampleLookahead looks one move ahead (before the new tile appears):
 	// among the moves that change the board it keeps the largest tile in
 	// the bottom-left corner where one can, then leaves the most empty
@@ -21,7 +24,7 @@ const (
 )
 
 // samples lists the option's values, the default first.
-var samples = []string{string(SampleAny), string(SampleCorner), string(SampleLookahead)}
+var samples = []string{string(SampleAny), string(SampleCorner), string(SampleMerge), string(SampleLookahead)}
 
 // priority is the tie order of both scripted players.
 var priority = [...]dir{down, left, right, up}
@@ -33,17 +36,25 @@ const corner = (size - 1) * size
 // option sample sets it.
 func (e *Env) SetSample(s Sample) error {
 	switch s {
-	case SampleAny, SampleCorner, SampleLookahead:
+	case SampleAny, SampleCorner, SampleMerge, SampleLookahead:
 		e.sample = s
 		return nil
 	}
-	return fmt.Errorf("game2048: sample %q: allowed values are any, corner, lookahead", s)
+	return fmt.Errorf("game2048: sample %q: allowed values are any, corner, merge, lookahead", s)
 }
 
 // scripted returns the move of player s on b, and false when s is
 // SampleAny or no move changes b.
 func (b *board) scripted(s Sample) (dir, bool) {
 	switch s {
+	case SampleMerge:
+		for _, d := range priority[:2] {
+			next := *b
+			if changed, _ := next.move(d); changed && next.empty() > b.empty() {
+				return d, true
+			}
+		}
+		return b.scripted(SampleCorner)
 	case SampleCorner:
 		for _, d := range priority {
 			if b.legal(d) {

@@ -13,42 +13,42 @@ import (
 // TestScriptedMoves pins each scripted player's move on hand-built boards.
 func TestScriptedMoves(t *testing.T) {
 	for _, c := range []struct {
-		name            string
-		b               board
-		corner, looking dir
+		name                   string
+		b                      board
+		corner, merge, looking dir
 	}{
 		{"down changes the board: both play it", board{
 			0, 0, 0, 0,
 			0, 2, 0, 0,
 			0, 0, 0, 0,
 			4, 0, 0, 0,
-		}, down, down},
+		}, down, down, down},
 		{"down changes nothing: left", board{
 			0, 0, 0, 0,
 			0, 0, 0, 0,
 			0, 0, 0, 0,
 			0, 2, 0, 4,
-		}, left, left},
+		}, left, left, left},
 		{"down and left change nothing: right", board{
 			0, 0, 0, 0,
 			0, 0, 0, 0,
 			0, 0, 0, 0,
 			2, 4, 0, 0,
-		}, right, right},
+		}, right, right, right},
 		{"only up changes the board", board{
 			0, 0, 0, 0,
 			2, 4, 2, 4,
 			4, 2, 4, 2,
 			2, 4, 2, 4,
-		}, up, up},
-		// Down keeps the 8 in the corner and leaves 12 empty cells;
-		// left keeps it there too and merges the two 2s: 13.
-		{"the look-ahead takes the move that empties more cells", board{
+		}, up, up, up},
+		// Down merges nothing (12 empty cells after it); left keeps the 8
+		// in the corner too and merges the two 2s (13).
+		{"left merges, down does not", board{
 			0, 0, 0, 0,
 			0, 0, 0, 2,
 			0, 0, 0, 0,
 			8, 2, 2, 0,
-		}, down, left},
+		}, down, left, left},
 		// Down merges the two 2s (14 empty cells) but leaves the corner
 		// empty; left puts the 8 in the corner (13 empty cells).
 		{"the corner outranks empty cells", board{
@@ -56,7 +56,15 @@ func TestScriptedMoves(t *testing.T) {
 			0, 0, 0, 2,
 			0, 0, 0, 0,
 			0, 8, 0, 0,
-		}, down, left},
+		}, down, down, left},
+		// Down merges the 2s, left the 4s: both keep the largest tile in
+		// the corner and leave 13 empty cells.
+		{"both merge: down", board{
+			0, 0, 0, 0,
+			2, 0, 0, 0,
+			2, 0, 0, 0,
+			4, 4, 0, 0,
+		}, down, down, down},
 		// Down and left both keep the 16 in the corner and leave 13 empty
 		// cells: the tie goes to down.
 		{"a tie goes to down", board{
@@ -64,12 +72,12 @@ func TestScriptedMoves(t *testing.T) {
 			0, 2, 0, 0,
 			0, 0, 0, 0,
 			16, 0, 4, 0,
-		}, down, down},
+		}, down, down, down},
 	} {
 		for _, p := range []struct {
 			s    Sample
 			want dir
-		}{{SampleCorner, c.corner}, {SampleLookahead, c.looking}} {
+		}{{SampleCorner, c.corner}, {SampleMerge, c.merge}, {SampleLookahead, c.looking}} {
 			got, ok := c.b.scripted(p.s)
 			require.True(t, ok, "%s: %s", c.name, p.s)
 			assert.Equal(t, p.want, got, "%s: %s", c.name, p.s)
@@ -81,7 +89,7 @@ func TestScriptedMoves(t *testing.T) {
 		2, 4, 2, 4,
 		4, 2, 4, 2,
 	}
-	for _, s := range []Sample{SampleAny, SampleCorner, SampleLookahead} {
+	for _, s := range []Sample{SampleAny, SampleCorner, SampleMerge, SampleLookahead} {
 		_, ok := stuck.scripted(s)
 		assert.False(t, ok, "%s on a board no move changes", s)
 	}
@@ -89,13 +97,13 @@ func TestScriptedMoves(t *testing.T) {
 
 // TestScriptedPlayersPlayLegalMoves plays every level to its end with each
 // scripted player: every move changes the board, the move does not depend
-// on SampleAction's rng, and on easy the look-ahead wins most games and
-// more than the fixed priority, which wins more than the default draw
-// (200 seeds each, counted once and pinned as lower bounds).
+// on SampleAction's rng, and on easy the look-ahead wins most games, more
+// than merges first, which wins more than the fixed priority, which wins
+// more than the default draw (200 seeds each).
 func TestScriptedPlayersPlayLegalMoves(t *testing.T) {
 	wins := map[Sample]int{}
 	for _, id := range ids {
-		for _, s := range []Sample{SampleAny, SampleCorner, SampleLookahead} {
+		for _, s := range []Sample{SampleAny, SampleCorner, SampleMerge, SampleLookahead} {
 			e := make1(t, id, envs.With(envs.SampleOption, string(s)))
 			n := uint64(50) // hard and random: legality only
 			if id == "game:Game2048-v0-easy" {
@@ -124,15 +132,16 @@ func TestScriptedPlayersPlayLegalMoves(t *testing.T) {
 			}
 		}
 	}
-	// Counted with these seeds: any 77, corner 97, lookahead 167.
+	// Counted with these seeds: any 77, corner 97, merge 153, lookahead 167.
 	assert.GreaterOrEqual(t, wins[SampleLookahead], 160, "look-ahead wins of 200")
-	assert.Greater(t, wins[SampleLookahead], wins[SampleCorner])
+	assert.Greater(t, wins[SampleLookahead], wins[SampleMerge])
+	assert.Greater(t, wins[SampleMerge], wins[SampleCorner])
 	assert.Greater(t, wins[SampleCorner], wins[SampleAny])
 }
 
 // TestSampleOptionDefault: sample absent and sample: any draw the same
 // moves (the draw the golden transcripts in envs/builtin pin), and a value
-// other than the three is an error naming the allowed ones.
+// other than the four is an error naming the allowed ones.
 func TestSampleOptionDefault(t *testing.T) {
 	var got [2][]string
 	for k, opts := range [][]envs.Option{nil, {envs.With(envs.SampleOption, "any")}} {
@@ -152,9 +161,9 @@ func TestSampleOptionDefault(t *testing.T) {
 	}
 	require.True(t, slices.Equal(got[0], got[1]))
 	_, err := registry(t).Make("game:Game2048-v0-easy", envs.With(envs.SampleOption, "greedy"))
-	require.ErrorContains(t, err, "allowed values are any, corner, lookahead")
+	require.ErrorContains(t, err, "allowed values are any, corner, merge, lookahead")
 	e := make1(t, "game:Game2048-v0-easy")
-	require.ErrorContains(t, e.SetSample("greedy"), "allowed values are any, corner, lookahead")
+	require.ErrorContains(t, e.SetSample("greedy"), "allowed values are any, corner, merge, lookahead")
 }
 
 // TestSampleBeforeReset: outside an episode a scripted player draws as by
