@@ -13,5 +13,9 @@
 // move is possible; a move that changes nothing scores 0 and the episode
 // goes on (an invalid move).
 //
+// Options: style ("gem" or "brief"), max_turns (0 keeps the level's) and
+// sample ("any", the default random draw; "corner", "merge" or "lookahead":
+// SampleAction plays a scripted player, see Sample).
+//
 // docs/envs.md compares these rules with GEM's.
 package game2048

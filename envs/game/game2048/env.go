@@ -22,7 +22,8 @@ type Level struct {
 type Env struct {
 	levels   []Level
 	style    envs.Style
-	maxTurns int // 0: the level's own limit
+	maxTurns int    // 0: the level's own limit
+	sample   Sample // SampleAction's player; "" is SampleAny
 
 	pcg      *rand.PCG
 	rng      *rand.Rand
@@ -149,8 +150,14 @@ func (e *Env) score(tile int) float64 {
 }
 
 // SampleAction returns a random move that always parses: during an
-// episode, one that changes the board when there is one.
+// episode, one that changes the board when there is one. With SetSample
+// it plays, during an episode, the scripted player's move instead.
 func (e *Env) SampleAction(r *rand.Rand) string {
+	if e.ep.Active {
+		if d, ok := e.b.scripted(e.sample); ok {
+			return envs.Boxed(d.String())
+		}
+	}
 	move := dir(r.IntN(4)).String()
 	if legal := e.LegalMoves(); len(legal) > 0 {
 		move = legal[r.IntN(len(legal))]

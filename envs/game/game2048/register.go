@@ -6,12 +6,32 @@ import (
 )
 
 // Register adds game:Game2048-v0-easy, -hard and -random to r. Options:
-// style ("gem" or "brief") and max_turns (0 keeps the level's limit).
+// style ("gem" or "brief"), max_turns (0 keeps the level's limit) and
+// sample ("any", the default: SampleAction's random draw; "corner",
+// "merge" or "lookahead": a scripted player, see Sample).
 func Register(r *envs.Registry) error {
 	return gamekit.Register(r, "game:Game2048-v0-", []gamekit.Level[[]Level]{
 		{Name: "easy", Desc: "2048 on 4×4: reach 64 in 50 turns", Value: []Level{{"easy", 64, 50}}},
 		{Name: "hard", Desc: "2048 on 4×4: reach 512 in 50 turns", Value: []Level{{"hard", 512, 50}}},
 		{Name: "random", Desc: "2048 on 4×4: reach 16 in 20, 32 in 30 or 64 in 50 turns (drawn per episode)",
 			Value: []Level{{"random", 16, 20}, {"random", 32, 30}, {"random", 64, 50}}},
-	}, gamekit.Factory(0, 0, 10000, New))
+	}, factory)
+}
+
+func factory(levels []Level) envs.Factory {
+	return func(o *envs.Options) (envs.Env, error) {
+		style, maxTurns := gamekit.Common(o, 0, 0, 10000)
+		sample := Sample(o.String(envs.SampleOption, string(SampleAny), samples...))
+		if err := o.Err(); err != nil {
+			return nil, err
+		}
+		e, err := New(levels, style, maxTurns)
+		if err != nil {
+			return nil, err
+		}
+		if err := e.SetSample(sample); err != nil {
+			return nil, err
+		}
+		return e, nil
+	}
 }

@@ -1,0 +1,93 @@
+package game2048
+
+import "fmt"
+
+// Sample names the player behind SampleAction (the env option sample).
+type Sample string
+
+const (
+	// SampleAny is GEM's draw, the default: a random move among those that
+	// change the board.
+	SampleAny Sample = "any"
+	// SampleCorner plays the first move of down, left, right, up that
+	// changes the board: a fixed priority that piles the tiles into the
+	// bottom-left corner.
+	SampleCorner Sample = "corner"
+	// SampleMerge plays down if it merges two tiles, else left if it
+	// does, else as SampleCorner: the corner's priority, merges first.
+	SampleMerge Sample = "merge"
+	// SampleLookahead looks one move ahead (before the new tile appears):
+	// among the moves that change the board it keeps the largest tile in
+	// the bottom-left corner where one can, then leaves the most empty
+	// cells, then breaks ties in the order down, left, right, up.
+	SampleLookahead Sample = "lookahead"
+)
+
+// samples lists the option's values, the default first.
+var samples = []string{string(SampleAny), string(SampleCorner), string(SampleMerge), string(SampleLookahead)}
+
+// priority is the tie order of both scripted players.
+var priority = [...]dir{down, left, right, up}
+
+// corner is the cell that SampleLookahead keeps the largest tile in.
+const corner = (size - 1) * size
+
+// SetSample chooses SampleAction's player; the game is unchanged. The
+// option sample sets it.
+func (e *Env) SetSample(s Sample) error {
+	switch s {
+	case SampleAny, SampleCorner, SampleMerge, SampleLookahead:
+		e.sample = s
+		return nil
+	}
+	return fmt.Errorf("game2048: sample %q: allowed values are any, corner, merge, lookahead", s)
+}
+
+// scripted returns the move of player s on b, and false when s is
+// SampleAny or no move changes b.
+func (b *board) scripted(s Sample) (dir, bool) {
+	switch s {
+	case SampleMerge:
+		for _, d := range priority[:2] {
+			next := *b
+			if changed, _ := next.move(d); changed && next.empty() > b.empty() {
+				return d, true
+			}
+		}
+		return b.scripted(SampleCorner)
+	case SampleCorner:
+		for _, d := range priority {
+			if b.legal(d) {
+				return d, true
+			}
+		}
+	case SampleLookahead:
+		best, bestScore := dir(0), -1
+		for _, d := range priority {
+			next := *b
+			if changed, _ := next.move(d); !changed {
+				continue
+			}
+			score := next.empty()
+			if next[corner] == next.maxTile() {
+				score += size*size + 1 // outranks any count of empty cells
+			}
+			if score > bestScore {
+				best, bestScore = d, score
+			}
+		}
+		return best, bestScore >= 0
+	}
+	return 0, false
+}
+
+// empty counts the empty cells of b.
+func (b *board) empty() int {
+	n := 0
+	for _, x := range b {
+		if x == 0 {
+			n++
+		}
+	}
+	return n
+}
