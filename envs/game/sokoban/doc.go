@@ -13,5 +13,9 @@
 // below the turn limit. Pushing along the same path in reverse solves the
 // room, so every room is solvable within its turn limit.
 //
+// Options: style, max_turns and sample ("any", the default random open
+// move, or "solver": SampleAction plays the first move of a shortest
+// solution, see Env.SetSampleSolver).
+//
 // docs/envs.md compares these rules with GEM's.
 package sokoban

@@ -26,7 +26,8 @@ func (l Level) budget() int { return max(1, l.Turns*3/4) }
 type Env struct {
 	levels   []Level
 	style    envs.Style
-	maxTurns int // 0: the level's own limit
+	maxTurns int  // 0: the level's own limit
+	solver   bool // SampleAction plays the solver's move (SetSampleSolver)
 
 	pcg      *rand.PCG
 	rng      *rand.Rand
@@ -137,16 +138,6 @@ func (e *Env) Step(text string) (envs.Step, error) {
 	e.buf = e.r.render(e.buf)
 	st.Obs = string(e.buf)
 	return st, nil
-}
-
-// SampleAction returns a random move that always parses: during an
-// episode, one that is not blocked when there is one.
-func (e *Env) SampleAction(r *rand.Rand) string {
-	move := dir(r.IntN(4)).String()
-	if open := e.LegalMoves(); len(open) > 0 {
-		move = open[r.IntN(len(open))]
-	}
-	return envs.Boxed(move)
 }
 
 // LegalMoves lists the steps that are not blocked (by a wall, or by a box

@@ -10,12 +10,30 @@ func easyLevel() Level { return Level{Name: "easy", Size: 6, Boxes: 2, Turns: 20
 func hardLevel() Level { return Level{Name: "hard", Size: 8, Boxes: 4, Turns: 50} }
 
 // Register adds game:Sokoban-v0-easy, -hard and -random to r. Options:
-// style ("gem" or "brief") and max_turns (0 keeps the level's limit; rooms
-// are always built to be solvable within the level's own limit).
+// style ("gem" or "brief"), max_turns (0 keeps the level's limit; rooms
+// are always built to be solvable within the level's own limit) and sample
+// ("any", the default: SampleAction's random open move; "solver": the
+// first move of a shortest solution, SetSampleSolver).
 func Register(r *envs.Registry) error {
 	return gamekit.Register(r, "game:Sokoban-v0-", []gamekit.Level[[]Level]{
 		{Name: "easy", Desc: "Sokoban 6×6 with 2 boxes, 20 turns: push every box onto a target", Value: []Level{easyLevel()}},
 		{Name: "hard", Desc: "Sokoban 8×8 with 4 boxes, 50 turns: push every box onto a target", Value: []Level{hardLevel()}},
 		{Name: "random", Desc: "Sokoban, easy 6×6/2 boxes or hard 8×8/4 boxes drawn per episode", Value: []Level{easyLevel(), hardLevel()}},
-	}, gamekit.Factory(0, 0, 10000, New))
+	}, factory)
+}
+
+func factory(levels []Level) envs.Factory {
+	return func(o *envs.Options) (envs.Env, error) {
+		style, maxTurns := gamekit.Common(o, 0, 0, 10000)
+		solver := o.String(envs.SampleOption, "any", "any", "solver") == "solver"
+		if err := o.Err(); err != nil {
+			return nil, err
+		}
+		e, err := New(levels, style, maxTurns)
+		if err != nil {
+			return nil, err
+		}
+		e.SetSampleSolver(solver)
+		return e, nil
+	}
 }

@@ -129,6 +129,9 @@ func solution(r *room, limit int) []dir {
 	hStart := 0
 	for i, b := range r.box {
 		if b {
+			if !live[i] { // a dead box: no search needed
+				return nil
+			}
 			start.flip(i)
 			hStart += near[i]
 		}
