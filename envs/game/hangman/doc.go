@@ -32,7 +32,11 @@
 // (revealed letters in place, no guessed letter in a hidden spot, no word
 // refused) and guesses one of its letters not yet tried: random play that
 // reads the pattern and the misses, winning about half the easy games
-// (TestSampleConsistentWinRate). show_tried (default false, GEM's text)
+// (TestSampleConsistentWinRate). "mode" plays that draw's most likely
+// letter (each consistent word weighs the same and splits its weight over
+// its letters not yet tried; ties to the alphabet), a deterministic teacher
+// for a warm-up that a greedy policy can imitate exactly: it wins 153 of the
+// 200 held-out easy games (TestSampleModeWins). show_tried (default false, GEM's text)
 // ends each observation after a guess with the letters guessed so far
 // ("Tried: A, E, Z."), so that the latest observation alone holds what the
 // game has shown: a policy that sees only it (training's history: none)

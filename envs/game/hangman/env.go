@@ -45,6 +45,10 @@ type Config struct {
 	// consistent with the game so far (option sample: consistent) instead
 	// of any letter not yet tried.
 	SampleConsistent bool
+	// SampleMode makes SampleAction play the most likely letter of the
+	// consistent sampler's draw (option sample: mode), a deterministic
+	// teacher; it takes precedence over SampleConsistent.
+	SampleMode bool
 	// ShowTried ends each observation after a guess with the letters
 	// guessed so far ("Tried: A, E, Z."; option show_tried), so that the
 	// latest observation alone tells what is left to guess.
@@ -158,8 +162,12 @@ func (e *Env) pattern() string {
 
 // SampleAction returns a boxed letter not yet tried, or (one time in ten,
 // and when every letter was tried) a boxed word of the secret's length.
-// With Config.SampleConsistent it plays as sampleConsistent says.
+// With Config.SampleConsistent it plays as sampleConsistent says, with
+// Config.SampleMode as sampleMode says (r unread).
 func (e *Env) SampleAction(r *rand.Rand) string {
+	if e.cfg.SampleMode && len(e.secret) > 0 {
+		return e.sampleMode()
+	}
 	if e.cfg.SampleConsistent && len(e.secret) > 0 {
 		return e.sampleConsistent(r)
 	}

@@ -12,8 +12,8 @@ import (
 // level's), "word_file" and "dictionary" (see package words), and "sample"
 // ("any", the default: random actions are letters not yet tried, one time
 // in ten a word of the secret's length; "consistent": a word consistent
-// with the game so far, or one of its letters not yet tried), and
-// "show_tried" (default false; true ends each observation after a guess
+// with the game so far, or one of its letters not yet tried; "mode": that
+// draw's most likely letter, deterministic), and "show_tried" (default false; true ends each observation after a guess
 // with the letters guessed so far).
 func Register(r *envs.Registry) error {
 	return gamekit.Register(r, "game:Hangman-v0-", []gamekit.Level[string]{
@@ -27,7 +27,9 @@ func factory(level string) envs.Factory {
 	return func(o *envs.Options) (envs.Env, error) {
 		cfg := Config{Level: level}
 		cfg.Style, cfg.MaxTurns = gamekit.Common(o, 0, 1, 1000)
-		cfg.SampleConsistent = o.String(envs.SampleOption, "any", "any", "consistent") == "consistent"
+		sample := o.String(envs.SampleOption, "any", "any", "consistent", "mode")
+		cfg.SampleConsistent = sample == "consistent"
+		cfg.SampleMode = sample == "mode"
 		cfg.ShowTried = o.Bool("show_tried", false)
 		src := words.ReadOptions(o)
 		if err := o.Err(); err != nil {

@@ -67,6 +67,7 @@ func TestOptions(t *testing.T) {
 		{"game:Hangman-v0-easy", []envs.Option{envs.With("word_file", file)}, "needs words of 3 letters"},
 		{"game:Hangman-v0-easy", []envs.Option{envs.With("dictionary", "maybe")}, "dictionary"},
 		{"game:Hangman-v0-easy", []envs.Option{envs.With("show_tried", "yes")}, "show_tried"},
+		{"game:Hangman-v0-easy", []envs.Option{envs.With("sample", "best")}, `sample = "best": allowed values are any, consistent, mode`},
 	} {
 		_, err := r.Make(tc.id, tc.opts...)
 		assert.ErrorContains(t, err, tc.want)
