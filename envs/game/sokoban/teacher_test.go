@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -159,18 +160,7 @@ func TestSampleOptionDefault(t *testing.T) {
 	var got [3][]string
 	for k, opts := range [][]envs.Option{nil, {envs.With(envs.SampleOption, "any")}, {envs.With(envs.SampleOption, "solver")}} {
 		e := make1(t, "game:Sokoban-v0-easy", opts...)
-		for seed := range uint64(30) {
-			_, _, err := e.Reset(seed)
-			require.NoError(t, err)
-			r := rand.New(rand.NewPCG(seed, 3))
-			for range 3 { // the same number of moves for every player
-				a := e.SampleAction(r)
-				got[k] = append(got[k], a)
-				if step(t, e, a).Done() {
-					break
-				}
-			}
-		}
+		got[k] = envtest.SampleDraws(t, e, 30, 3) // at most 3 moves a game for every player
 	}
 	require.Equal(t, got[0], got[1])
 	assert.NotEqual(t, got[0], got[2])

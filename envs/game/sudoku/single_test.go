@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -110,18 +111,7 @@ func TestSampleOptionDefault(t *testing.T) {
 	var got [2][]string
 	for k, opts := range [][]envs.Option{nil, {envs.With(envs.SampleOption, "any")}} {
 		e := make1(t, "game:Sudoku-v0-easy", opts...)
-		for seed := range uint64(50) {
-			_, _, err := e.Reset(seed)
-			require.NoError(t, err)
-			r := rand.New(rand.NewPCG(seed, 3))
-			for {
-				a := e.SampleAction(r)
-				got[k] = append(got[k], a)
-				if step(t, e, a).Done() {
-					break
-				}
-			}
-		}
+		got[k] = envtest.SampleDraws(t, e, 50, 0)
 	}
 	require.True(t, slices.Equal(got[0], got[1]))
 	// The default draws moves that are not the first naked single, which
