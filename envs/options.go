@@ -291,7 +291,7 @@ const (
 // (SampleAction) where it has more than one: its default is always GEM's
 // draw, and another value an informed one (GuessTheNumber's "interval";
 // Mastermind's, Wordle's and Hangman's "consistent"; Sudoku's "single";
-// Minesweeper's "deduce")
+// Minesweeper's "deduce"; Wordle's "first")
 // that a warm-up imitates. The option changes
 // SampleAction only, never the game, so baselines compare trained play
 // with GEM's draw and show the informed player beside it.
