@@ -33,5 +33,10 @@
 // words that, as the secret, would have given every guess so far its marks
 // (tested with Feedback itself, so repeated letters count as the env counts
 // them). Such play never repeats a guess and never wastes a turn on a word
-// the marks rule out.
+// the marks rule out. Option "sample: first" plays, of those words, the
+// first in the list's (alphabetical) order: a deterministic teacher for a
+// warm-up to imitate, a function of the guesses and marks shown. It won
+// every easy, hard and random game of 300 seeds each
+// (TestSampleFirstMatchesAnIndependentReading), in 5.63 turns on average
+// on the easy level.
 package wordle

@@ -31,6 +31,11 @@ type Config struct {
 	// the secret's length consistent with every mark so far (option
 	// sample: consistent) instead of any listed word of that length.
 	SampleConsistent bool
+	// SampleFirst makes SampleAction return, of the words SampleConsistent
+	// draws among, the first in the word list's (alphabetical) order: a
+	// deterministic teacher, a function of the guesses and marks shown
+	// (option sample: first). It overrides SampleConsistent.
+	SampleFirst bool
 	// InvalidReward is the reward of an invalid move (a guess repeated,
 	// unlisted or of the wrong length), in [-1, 0]; GEM's is 0, the reward
 	// of any guess that finds no new green, so a learner sees no cost in
@@ -64,8 +69,9 @@ type Env struct {
 	green    []bool // positions found green so far
 	guesses  []string
 	marks    []byte
-	// cands holds the words consistent with every mark so far; only with
-	// Config.SampleConsistent (see consistent.go).
+	// cands holds the words consistent with every mark so far, in the word
+	// list's order; only with Config.SampleConsistent or SampleFirst (see
+	// consistent.go).
 	cands []string
 	sb    strings.Builder
 }
@@ -162,9 +168,13 @@ func example(n int) string {
 
 // SampleAction returns a boxed word of the right length from the word list
 // (before the first Reset: of a length the level can draw); with
-// Config.SampleConsistent, a word consistent with every mark so far.
+// Config.SampleConsistent, a word consistent with every mark so far, and
+// with Config.SampleFirst the first such word (r unused).
 func (e *Env) SampleAction(r *rand.Rand) string {
 	if len(e.cands) > 0 {
+		if e.cfg.SampleFirst {
+			return envs.Boxed(strings.ToUpper(e.cands[0]))
+		}
 		return envs.Boxed(strings.ToUpper(e.cands[r.IntN(len(e.cands))]))
 	}
 	n := len(e.answer)

@@ -11,8 +11,8 @@ import (
 // Options: "style" ("gem" or "brief"), "max_turns" (1–1000; default 5 ×
 // length), "word_file" and "dictionary" (see package words), and "sample"
 // ("any", the default: random actions are any listed word of the secret's
-// length, as GEM's; "consistent": a word consistent with every mark so far)
-// and "invalid_reward" (-1 to 0, default 0 as GEM's: the reward of a
+// length, as GEM's; "consistent": a word consistent with every mark so far;
+// "first": the first such word in the word list's alphabetical order) and "invalid_reward" (-1 to 0, default 0 as GEM's: the reward of a
 // repeated, unlisted or wrong-length guess).
 func Register(r *envs.Registry) error {
 	return gamekit.Register(r, "game:Wordle-v0-", []gamekit.Level[string]{
@@ -26,7 +26,8 @@ func factory(level string) envs.Factory {
 	return func(o *envs.Options) (envs.Env, error) {
 		cfg := Config{Level: level}
 		cfg.Style, cfg.MaxTurns = gamekit.Common(o, 0, 1, 1000)
-		cfg.SampleConsistent = o.String(envs.SampleOption, "any", "any", "consistent") == "consistent"
+		sample := o.String(envs.SampleOption, "any", "any", "consistent", "first")
+		cfg.SampleConsistent, cfg.SampleFirst = sample == "consistent", sample == "first"
 		cfg.InvalidReward = o.Float("invalid_reward", 0, -1, 0)
 		src := words.ReadOptions(o)
 		if err := o.Err(); err != nil {

@@ -58,7 +58,7 @@ func TestOptions(t *testing.T) {
 		{"game:Wordle-v0-easy", []envs.Option{envs.With("word_file", filepath.Join(dir, "none"))}, "does not exist"},
 		{"game:Wordle-v0-easy", []envs.Option{envs.With("word_file", file)}, "needs words of 3 letters"},
 		{"game:Wordle-v0-easy", []envs.Option{envs.With("dictionary", "maybe")}, "dictionary"},
-		{"game:Wordle-v0-easy", []envs.Option{envs.With("sample", "smart")}, `sample = "smart": allowed values are any, consistent`},
+		{"game:Wordle-v0-easy", []envs.Option{envs.With("sample", "smart")}, `sample = "smart": allowed values are any, consistent, first`},
 		{"game:Wordle-v0-easy", []envs.Option{envs.With("invalid_reward", 0.5)}, "invalid_reward"},
 	} {
 		_, err := r.Make(tc.id, tc.opts...)
