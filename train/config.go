@@ -73,13 +73,17 @@ type EvalEnvConfig struct {
 // may not exist for another env.
 type EnvOptions map[string]any
 
-// UnmarshalYAML decodes the options into a fresh map.
+// UnmarshalYAML decodes the options into a fresh map; none ({}) is nil,
+// as an absent key leaves them, so the two mean one config.
 func (o *EnvOptions) UnmarshalYAML(n *yaml.Node) error {
 	m := map[string]any{}
 	if err := n.Decode(&m); err != nil {
 		return err
 	}
 	*o = m
+	if len(m) == 0 {
+		*o = nil
+	}
 	return nil
 }
 
