@@ -290,13 +290,7 @@ func (c Config) EvalEnv() EnvConfig {
 		ec = c.mixEnvConfig(c.Env.Mix[0])
 	}
 	ec.Mix = nil
-	if len(c.Eval.Options) == 0 {
-		return ec
-	}
-	opts := ec.Options
-	ec.Options = make(EnvOptions, len(opts)+len(c.Eval.Options))
-	maps.Copy(ec.Options, opts)
-	maps.Copy(ec.Options, c.Eval.Options)
+	ec.Options = ec.Options.over(c.Eval.Options)
 	return ec
 }
 
@@ -304,13 +298,20 @@ func (c Config) EvalEnv() EnvConfig {
 // warmup.options over env.options.
 func (c Config) WarmupEnv() EnvConfig {
 	ec := c.Env
-	if len(c.Warmup.Options) == 0 {
-		return ec
-	}
-	ec.Options = make(EnvOptions, len(c.Env.Options)+len(c.Warmup.Options))
-	maps.Copy(ec.Options, c.Env.Options)
-	maps.Copy(ec.Options, c.Warmup.Options)
+	ec.Options = ec.Options.over(c.Warmup.Options)
 	return ec
+}
+
+// over returns o with each of top's options replacing o's value of its
+// key: a fresh map, o itself when top is empty.
+func (o EnvOptions) over(top EnvOptions) EnvOptions {
+	if len(top) == 0 {
+		return o
+	}
+	m := make(EnvOptions, len(o)+len(top))
+	maps.Copy(m, o)
+	maps.Copy(m, top)
+	return m
 }
 
 // CheckpointConfig says when checkpoints are written.
