@@ -15,23 +15,5 @@ func Register(r *envs.Registry) error {
 		{Name: "hard", Desc: "2048 on 4×4: reach 512 in 50 turns", Value: []Level{{"hard", 512, 50}}},
 		{Name: "random", Desc: "2048 on 4×4: reach 16 in 20, 32 in 30 or 64 in 50 turns (drawn per episode)",
 			Value: []Level{{"random", 16, 20}, {"random", 32, 30}, {"random", 64, 50}}},
-	}, factory)
-}
-
-func factory(levels []Level) envs.Factory {
-	return func(o *envs.Options) (envs.Env, error) {
-		style, maxTurns := gamekit.Common(o, 0, 0, 10000)
-		sample := Sample(o.String(envs.SampleOption, string(SampleAny), samples...))
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		e, err := New(levels, style, maxTurns)
-		if err != nil {
-			return nil, err
-		}
-		if err := e.SetSample(sample); err != nil {
-			return nil, err
-		}
-		return e, nil
-	}
+	}, gamekit.SampleFactory(0, 0, 10000, New, func(e *Env, s string) error { return e.SetSample(Sample(s)) }, samples...))
 }

@@ -66,6 +66,31 @@ func Factory[T any, E envs.Env](def, lo, hi int, newEnv func(T, envs.Style, int)
 	}
 }
 
+// SampleFactory is Factory for a game whose SampleAction has informed
+// players beside its default draw: it also reads the option
+// envs.SampleOption, one of values (the default, "any", first), and,
+// after newEnv, passes it to set. Unlike Factory it returns the options'
+// errors itself, before making the env.
+func SampleFactory[T any, E envs.Env](def, lo, hi int, newEnv func(T, envs.Style, int) (E, error), set func(E, string) error, values ...string) func(T) envs.Factory {
+	return func(v T) envs.Factory {
+		return func(o *envs.Options) (envs.Env, error) {
+			style, maxTurns := Common(o, def, lo, hi)
+			sample := o.String(envs.SampleOption, values[0], values...)
+			if err := o.Err(); err != nil {
+				return nil, err
+			}
+			e, err := newEnv(v, style, maxTurns)
+			if err != nil {
+				return nil, err
+			}
+			if err := set(e, sample); err != nil {
+				return nil, err
+			}
+			return e, nil
+		}
+	}
+}
+
 // AsEnv turns a game constructor's result into a factory's: a nil envs.Env
 // (not a typed nil pointer) with the error when there is one.
 func AsEnv[E envs.Env](env E, err error) (envs.Env, error) {

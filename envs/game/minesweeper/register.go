@@ -27,21 +27,5 @@ func Register(r *envs.Registry) error {
 		{Name: "easy", Desc: "Minesweeper 5×5 with 5 mines, 25 turns: reveal every safe cell", Value: []Level{easyLevel()}},
 		{Name: "hard", Desc: "Minesweeper 8×8 with 12 mines, 64 turns: reveal every safe cell", Value: []Level{hardLevel()}},
 		{Name: "random", Desc: "Minesweeper n×n, n in 5..8, n²/5 mines, n² turns: reveal every safe cell", Value: randomLevels()},
-	}, factory)
-}
-
-func factory(levels []Level) envs.Factory {
-	return func(o *envs.Options) (envs.Env, error) {
-		style, maxTurns := gamekit.Common(o, 0, 0, 10000)
-		deduce := o.String(envs.SampleOption, "any", "any", "deduce") == "deduce"
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		e, err := New(levels, style, maxTurns)
-		if err != nil {
-			return nil, err
-		}
-		e.SetSampleDeduce(deduce)
-		return e, nil
-	}
+	}, gamekit.SampleFactory(0, 0, 10000, New, func(e *Env, s string) error { e.SetSampleDeduce(s == "deduce"); return nil }, "any", "deduce"))
 }

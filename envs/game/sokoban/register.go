@@ -19,21 +19,5 @@ func Register(r *envs.Registry) error {
 		{Name: "easy", Desc: "Sokoban 6×6 with 2 boxes, 20 turns: push every box onto a target", Value: []Level{easyLevel()}},
 		{Name: "hard", Desc: "Sokoban 8×8 with 4 boxes, 50 turns: push every box onto a target", Value: []Level{hardLevel()}},
 		{Name: "random", Desc: "Sokoban, easy 6×6/2 boxes or hard 8×8/4 boxes drawn per episode", Value: []Level{easyLevel(), hardLevel()}},
-	}, factory)
-}
-
-func factory(levels []Level) envs.Factory {
-	return func(o *envs.Options) (envs.Env, error) {
-		style, maxTurns := gamekit.Common(o, 0, 0, 10000)
-		solver := o.String(envs.SampleOption, "any", "any", "solver") == "solver"
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		e, err := New(levels, style, maxTurns)
-		if err != nil {
-			return nil, err
-		}
-		e.SetSampleSolver(solver)
-		return e, nil
-	}
+	}, gamekit.SampleFactory(0, 0, 10000, New, func(e *Env, s string) error { e.SetSampleSolver(s == "solver"); return nil }, "any", "solver"))
 }

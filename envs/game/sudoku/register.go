@@ -21,21 +21,5 @@ func Register(r *envs.Registry) error {
 		{Name: "easy", Desc: "Sudoku 4×4 with up to 10 empty cells, 15 turns, unique solution", Value: []Level{easyLevel()}},
 		{Name: "hard", Desc: "Sudoku 9×9 with up to 50 empty cells, 50 turns, unique solution", Value: []Level{hardLevel()}},
 		{Name: "random", Desc: "Sudoku, easy 4×4 or hard 9×9 drawn per episode, unique solution", Value: []Level{easyLevel(), hardLevel()}},
-	}, factory)
-}
-
-func factory(levels []Level) envs.Factory {
-	return func(o *envs.Options) (envs.Env, error) {
-		style, maxTurns := gamekit.Common(o, 0, 0, 10000)
-		single := o.String(envs.SampleOption, "any", "any", "single") == "single"
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		e, err := New(levels, style, maxTurns)
-		if err != nil {
-			return nil, err
-		}
-		e.SetSampleSingle(single)
-		return e, nil
-	}
+	}, gamekit.SampleFactory(0, 0, 10000, New, func(e *Env, s string) error { e.SetSampleSingle(s == "single"); return nil }, "any", "single"))
 }
