@@ -99,21 +99,5 @@ func TestSampleModeIsTheMode(t *testing.T) {
 func TestSampleModeWins(t *testing.T) {
 	e, err := New(Config{Level: "easy", SampleMode: true})
 	require.NoError(t, err)
-	won := 0
-	for i := range uint64(200) {
-		_, _, err := e.Reset(1<<40 + i)
-		require.NoError(t, err)
-		for turn := 0; ; turn++ {
-			require.Less(t, turn, 10, "the easy level ends by turn 10")
-			st, err := e.Step(e.SampleAction(nil))
-			require.NoError(t, err)
-			if st.Terminated {
-				won++
-			}
-			if st.Terminated || st.Truncated {
-				break
-			}
-		}
-	}
-	assert.Equal(t, 153, won)
+	assert.Equal(t, 153, heldOutWins(t, e, func() string { return e.SampleAction(nil) }))
 }
