@@ -82,8 +82,44 @@ type Count struct {
 // Diagnose plays cfg's held-out seeds (seeds of them) with random play and
 // with the policy of ck, greedily and sampled as the run samples, and
 // measures prompts and answers against the model's limits. ck supplies
-// the tokenizer and weights; its shape must be the config's.
+// the tokenizer and weights; its shape must be the config's. It plays
+// the evaluation's env (Config.EvalEnv: a mixture's first entry);
+// DiagnoseEach plays each env the evaluation plays.
 func Diagnose(ctx context.Context, cfg Config, reg *envs.Registry, ck *policy.Checkpoint, seeds int) (Diagnosis, error) {
+	return diagnoseOn(ctx, cfg, cfg.EvalEnv(), reg, ck, seeds)
+}
+
+// NamedDiagnosis is the diagnosis of one env of several, under the name
+// the evaluation gives it.
+type NamedDiagnosis struct {
+	Name string
+	Diagnosis
+}
+
+// DiagnoseEach diagnoses ck, as Diagnose does, on every env the held-out
+// evaluation plays (Config.EvalEnvs: each entry of a mixture, or each of
+// eval.envs); for a run of one env, on that env, named by its id.
+func DiagnoseEach(ctx context.Context, cfg Config, reg *envs.Registry, ck *policy.Checkpoint, seeds int) ([]NamedDiagnosis, error) {
+	targets := cfg.EvalEnvs()
+	if len(targets) == 0 {
+		targets = []NamedEnv{{Name: cfg.EvalEnv().ID, Env: cfg.EvalEnv()}}
+	}
+	out := make([]NamedDiagnosis, 0, len(targets))
+	for _, t := range targets {
+		d, err := diagnoseOn(ctx, cfg, t.Env, reg, ck, seeds)
+		if err != nil {
+			if len(targets) > 1 {
+				err = fmt.Errorf("%s: %w", t.Name, err)
+			}
+			return out, err
+		}
+		out = append(out, NamedDiagnosis{Name: t.Name, Diagnosis: d})
+	}
+	return out, nil
+}
+
+// diagnoseOn is Diagnose on env, one of the envs cfg evaluates on.
+func diagnoseOn(ctx context.Context, cfg Config, env EnvConfig, reg *envs.Registry, ck *policy.Checkpoint, seeds int) (Diagnosis, error) {
 	if err := cfg.Validate(); err != nil {
 		return Diagnosis{}, err
 	}
@@ -93,12 +129,12 @@ func Diagnose(ctx context.Context, cfg Config, reg *envs.Registry, ck *policy.Ch
 	if err := ck.Policy.Config.Diff(cfg.policyConfig(ck.Tokenizer.VocabSize())); err != nil {
 		return Diagnosis{}, fmt.Errorf("diagnose: the checkpoint's model differs from the config's: %w (give the config of the run that saved it)", err)
 	}
-	newEnv := envFactory(ctx, reg, cfg.EvalEnv(), new(atomic.Uint64))
+	newEnv := envFactory(ctx, reg, env, new(atomic.Uint64))
 	sc := cfg.Sample.SampleConfig
 	sc.EOS = ck.Tokenizer.EOS()
 	agent := &rollout.Agent{Tok: ck.Tokenizer, Sampler: policy.NewSampler(ck.Policy), Context: ck.Policy.Config.Context,
 		RequireEOS: cfg.Sample.RequireEOS, Sample: sc}
-	d := Diagnosis{Env: cfg.EvalEnv().ID, Seeds: seeds, Room: agent.Context - sc.MaxNewTokens, MaxNewTokens: sc.MaxNewTokens}
+	d := Diagnosis{Env: env.ID, Seeds: seeds, Room: agent.Context - sc.MaxNewTokens, MaxNewTokens: sc.MaxNewTokens}
 	list := make([]uint64, seeds)
 	for i := range list {
 		list[i] = cfg.Eval.SeedBase + uint64(i)

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemgo/gemgo/envs"
+	"github.com/gemgo/gemgo/envs/builtin"
 	"github.com/gemgo/gemgo/envs/envtest"
 	"github.com/gemgo/gemgo/policy"
 )
@@ -191,4 +192,37 @@ func TestDiagnoseAfterInvalid(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, d.Greedy.AfterInvalid, "the one-turn Toy has no turn after a move")
 	assert.Zero(t, d.Greedy.UnfinishedAfterInvalid)
+}
+
+// DiagnoseEach plays every entry of a mixture, each exactly as Diagnose
+// plays a run of that entry alone; a run of one env gets one diagnosis,
+// Diagnose's, under its id.
+func TestDiagnoseEachMixEntry(t *testing.T) {
+	cfg := mixConfig(t)
+	cfg.Iterations = 1
+	dir := t.TempDir()
+	_, err := Run(context.Background(), cfg, builtin.Registry(), Options{Dir: dir})
+	require.NoError(t, err)
+	ck, err := policy.LoadCheckpoint(filepath.Join(dir, FinalFile))
+	require.NoError(t, err)
+	ds, err := DiagnoseEach(context.Background(), cfg, builtin.Registry(), ck, 6)
+	require.NoError(t, err)
+	require.Len(t, ds, 2)
+	for i, m := range cfg.Env.Mix {
+		alone := cfg
+		alone.Env.Mix, alone.Env.ID, alone.Env.Options = nil, m.ID, m.Options
+		want, err := Diagnose(context.Background(), alone, builtin.Registry(), ck, 6)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"guess", "rg:count_bits"}[i], ds[i].Name)
+		assert.Equal(t, m.ID, ds[i].Env)
+		assert.Equal(t, want, ds[i].Diagnosis, "entry %d as a run of it alone", i)
+	}
+	assert.NotEqual(t, ds[0].RandomPrompts, ds[1].RandomPrompts, "two envs, two prompts")
+
+	alone := cfg
+	alone.Env.Mix, alone.Env.ID, alone.Env.Options = nil, cfg.Env.Mix[1].ID, cfg.Env.Mix[1].Options
+	one, err := DiagnoseEach(context.Background(), alone, builtin.Registry(), ck, 6)
+	require.NoError(t, err)
+	require.Len(t, one, 1)
+	assert.Equal(t, NamedDiagnosis{Name: "rg:count_bits", Diagnosis: ds[1].Diagnosis}, one[0])
 }

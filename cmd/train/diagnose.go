@@ -16,7 +16,8 @@ import (
 // diagnose prints train.Diagnose for the policies a run directory holds:
 // the warmed-up one (the KL reference, when the run kept one) and the
 // latest (final.safetensors, else checkpoint.safetensors), under the
-// run's own config with sets applied.
+// run's own config with sets applied, on each env its evaluation plays
+// (every entry of a mixture).
 func diagnose(ctx context.Context, dir string, sets []string, seeds int, stdout, stderr io.Writer) int {
 	cfg, err := train.LoadFile(filepath.Join(dir, train.ConfigFile), sets)
 	if err != nil {
@@ -39,7 +40,7 @@ func diagnose(ctx context.Context, dir string, sets []string, seeds int, stdout,
 			fmt.Fprintln(stderr, "train:", err)
 			return cli.ExitFailed
 		}
-		d, err := train.Diagnose(ctx, cfg, builtin.Registry(), ck, seeds)
+		ds, err := train.DiagnoseEach(ctx, cfg, builtin.Registry(), ck, seeds)
 		if err != nil {
 			fmt.Fprintln(stderr, "train:", err)
 			if ctx.Err() != nil {
@@ -47,8 +48,14 @@ func diagnose(ctx context.Context, dir string, sets []string, seeds int, stdout,
 			}
 			return cli.ExitFailed
 		}
-		fmt.Fprintf(stdout, "== %s (%s)\n", f.what, path)
-		d.Write(stdout)
+		for _, d := range ds {
+			if len(ds) > 1 {
+				fmt.Fprintf(stdout, "== %s (%s) on %s\n", f.what, path, d.Name)
+			} else {
+				fmt.Fprintf(stdout, "== %s (%s)\n", f.what, path)
+			}
+			d.Write(stdout)
+		}
 	}
 	if found == 0 {
 		fmt.Fprintf(stderr, "train: -diagnose %s: no %s, %s or %s there (train first, or give the run directory)\n", dir, train.ReferenceFile, train.FinalFile, train.CheckpointFile)
