@@ -283,7 +283,7 @@ func (c Config) lossConfig() algo.LossConfig {
 // EvalEnv is the env config of the held-out evaluation: env with
 // eval.options over env.options. For a mixture it is its first entry's
 // (the env a checkpoint is served with; DiagnoseEach plays every entry);
-// EvalTargets lists every env the evaluation plays.
+// EvalEnvs lists every env the evaluation plays.
 func (c Config) EvalEnv() EnvConfig {
 	ec := c.Env
 	if len(c.Env.Mix) > 0 {
