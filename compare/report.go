@@ -297,6 +297,9 @@ func WriteReport(path string, l Loaded) error {
 		sections = append([]metrics.Section{metrics.Text("Warning: not an apple-to-apple comparison", warn)}, sections...)
 	}
 	runs = ran
+	if c := l.StepsCaution(); c != "" {
+		sections = append([]metrics.Section{metrics.Text("Caution: unequal env steps", c)}, sections...)
+	}
 	if diff := configDiff(spec, runs); len(diff) > 1 {
 		sections = append(sections, metrics.Table("What differs between arms (everything else is equal)", diff[0], diff[1:]))
 	}

@@ -145,6 +145,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		md += "\n" + compare.Markdown(pt)
 	}
+	if c := loaded.StepsCaution(); c != "" {
+		fmt.Fprintln(stdout, "\ncaution:", c)
+		md += "\n" + c + "\n"
+	}
 	if err := atomicfile.WriteFile(filepath.Join(*out, compare.TableFile), []byte(md)); err != nil {
 		fmt.Fprintln(stderr, "compare:", err)
 		return cli.ExitFailed
