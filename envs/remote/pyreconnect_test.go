@@ -104,7 +104,9 @@ func drain(t *testing.T, srv *remote.Server) {
 // goes on; between episodes the next reset goes to a third server. Each
 // episode, sampled actions included, is the one the same env plays with
 // no server stopped, and its observations, rewards and flags are
-// in-process play's; the env reconnected once, then twice.
+// in-process play's; the env reconnected once, then twice. The envs of an
+// async vector env, reset before the cut, reconnect once each and play
+// what they play with no server stopped.
 func TestPythonPackageReconnects(t *testing.T) {
 	py := pythonWithWebsockets(t)
 	srvA, urlA := serve(t, remote.Config{})
@@ -116,12 +118,18 @@ func TestPythonPackageReconnects(t *testing.T) {
 	s.at("cut", func() { moveTo(proxy, urlB); drain(t, srvA) })
 	s.at("between", func() { moveTo(proxy, urlC); drain(t, srvB) })
 	var res struct {
-		Episodes   []pyEpisode `json:"episodes"`
-		Control    []pyEpisode `json:"control"`
-		Reconnects []int       `json:"reconnects"`
+		Episodes         []pyEpisode `json:"episodes"`
+		Control          []pyEpisode `json:"control"`
+		Reconnects       []int       `json:"reconnects"`
+		Vector           []any       `json:"vector"`
+		VectorControl    []any       `json:"vector_control"`
+		VectorReconnects []int       `json:"vector_reconnects"`
 	}
 	s.result(&res)
 	assert.Equal(t, []int{1, 2}, res.Reconnects)
+	assert.Equal(t, []int{1, 1}, res.VectorReconnects)
+	require.NotEmpty(t, res.Vector)
+	assert.Equal(t, res.VectorControl, res.Vector)
 	require.Len(t, res.Episodes, 2)
 	assert.Equal(t, res.Control, res.Episodes, "the episodes of the env that reconnected are those of one that did not")
 	require.Greater(t, len(res.Episodes[0].Turns), 4, "the episode goes on after the cut")
@@ -183,4 +191,35 @@ func TestPythonPackageRefusesADifferentReplay(t *testing.T) {
 
 	assert.Contains(t, res["again"], mismatch, "the env whose reconnects were refused tries again at its next call")
 	assert.Equal(t, 1.0, res["again_reconnects"])
+}
+
+// A connection dropped in the middle of a sample_random_action, after the
+// server asked for its random numbers (TestReconnectMidSample's proxy):
+// the draw is made again on the new session with the same numbers, so the
+// episode, sampled actions included, is the one played with no cut.
+func TestPythonPackageReconnectsMidSample(t *testing.T) {
+	py := pythonWithWebsockets(t)
+	_, url := serve(t, remote.Config{})
+	actions := 0
+	proxy := cuttingProxy(t, url, func(m []byte) bool {
+		if bytes.Contains(m, []byte(`"type":"action"`)) {
+			actions++
+			return actions == 3 // the third sample's answer
+		}
+		return false
+	})
+	s := startScript(t, py, proxy, "gemgo_reconnect.py", "midsample", guessID, url)
+	var res struct {
+		Episode    pyEpisode `json:"episode"`
+		Control    pyEpisode `json:"control"`
+		Reconnects int       `json:"reconnects"`
+	}
+	s.result(&res)
+	assert.Equal(t, 1, res.Reconnects)
+	require.Greater(t, len(res.Episode.Turns), 4, "the episode goes on after the cut")
+	assert.Equal(t, res.Control, res.Episode)
+	local, err := builtin.Registry().Make(guessID)
+	require.NoError(t, err)
+	defer envs.Close(local)
+	replay(t, local, 11, res.Episode.Turns, "seed 11")
 }

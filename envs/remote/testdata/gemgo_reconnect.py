@@ -3,6 +3,7 @@ of envs/remote (pyreconnect_test.go). GEMGO_SERVER is a proxy that the
 test points at another server while this script waits.
 
     python3 gemgo_reconnect.py replay ID DIRECT_URL
+    python3 gemgo_reconnect.py midsample ID DIRECT_URL
     python3 gemgo_reconnect.py differ ID
 
 The script prints a line naming a point ("cut", "between", ...) where the
@@ -12,7 +13,12 @@ goes on; its last line is the JSON result.
 replay: random play of seed 7, the server stopped after two steps, then
 seed 8, the server stopped between the episodes; the same two episodes
 played again at DIRECT_URL with no server stopped (the control); the
-number of reconnects after each episode.
+number of reconnects after each episode. A vector env of two envs (async)
+is reset before the cut and stepped with random actions after it, and
+played again at DIRECT_URL.
+
+midsample: random play of seed 11 through a proxy that drops the
+connection once, in the middle of a sample; the control at DIRECT_URL.
 
 differ: three envs reset with seed 3: reconnect=5 (the default), 0 and 2.
 At "refused" the proxy leads nowhere: the third env's step raises after
@@ -55,15 +61,41 @@ def error_of(f):
         return f"{type(e).__name__}: {e}"
 
 
+def vector_steps(vec, n=12):
+    """n steps of random actions: each step's observations, rewards and flags."""
+    steps = []
+    for _ in range(n):
+        obs, rewards, terminated, truncated, _ = vec.step(vec.sample_random_action())
+        steps.append([obs, [float(r) for r in rewards], [bool(t) for t in terminated], [bool(t) for t in truncated]])
+    return steps
+
+
 def replay(env_id, direct):
     env = gem.make(env_id)
+    vec = gem.make_vec([env_id] * 2, async_mode=True, seed=100)
+    vec_first = vec.reset()[0]
     out = {"episodes": [play(env, 7, cut=2)], "reconnects": [env.reconnects]}
+    out["vector"] = [vec_first, vector_steps(vec)]
+    out["vector_reconnects"] = [e.reconnects for e in vec.envs]
+    vec.close()
     wait_for("between")
     out["episodes"].append(play(env, 8))
     out["reconnects"].append(env.reconnects)
     env.close()
     control = gem.make(env_id, server=direct)
     out["control"] = [play(control, 7), play(control, 8)]
+    control.close()
+    vec = gem.make_vec([env_id] * 2, async_mode=True, seed=100, server=direct)
+    out["vector_control"] = [vec.reset()[0], vector_steps(vec)]
+    vec.close()
+    return out
+
+
+def midsample(env_id, direct):
+    env = gem.make(env_id)
+    control = gem.make(env_id, server=direct)
+    out = {"episode": play(env, 11), "control": play(control, 11), "reconnects": env.reconnects}
+    env.close()
     control.close()
     return out
 
@@ -88,5 +120,10 @@ def differ(env_id):
 
 
 mode, env_id = sys.argv[1], sys.argv[2]
-res = replay(env_id, sys.argv[3]) if mode == "replay" else differ(env_id)
+if mode == "replay":
+    res = replay(env_id, sys.argv[3])
+elif mode == "midsample":
+    res = midsample(env_id, sys.argv[3])
+else:
+    res = differ(env_id)
 print(json.dumps(res), flush=True)
