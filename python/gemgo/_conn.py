@@ -263,7 +263,10 @@ class Session:
 
     async def close(self, abort=False):
         """Ends the session: a closing handshake, or with abort (a broken
-        session, whose server may not answer one) the connection dropped."""
+        session, whose server may not answer one) the connection dropped.
+        A session closed by its env is not reconnected."""
+        if not abort:
+            self.retryable = False
         if self.ws is not None:
             ws, self.ws = self.ws, None
             try:
