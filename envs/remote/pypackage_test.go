@@ -259,6 +259,7 @@ func TestPythonPackageErrors(t *testing.T) {
 	for name, want := range map[string]string{
 		"unknown_id":        "GemgoError: FACTORY_ERROR: ",
 		"bad_history":       "ValueError: history='all': want one of none, observations, actions",
+		"bad_reconnect":     "ValueError: reconnect='5': want a whole number of reconnects in a row, 0 for none",
 		"bad_option":        "GemgoError: ",
 		"bad_wrapper":       "ValueError: wrapper 'python_tool': gemgo runs tools on the server",
 		"unknown_wrapper":   "ValueError: unknown wrapper 'concat_all': want a comma-separated list of concat, concat_with_action, concat_chat, episode_tracking",

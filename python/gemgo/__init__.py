@@ -29,8 +29,12 @@ def make(env_id, **kwargs):
     the first reset without one), history ("none", "observations",
     "actions") and history_keep (turns kept, 0 all) rendered on the server,
     tools (a list such as [{"name": "python", "max_uses": 5}], run on the
-    server), timeout (seconds per exchange); every other keyword is an env
-    option (docs/envs.md), e.g. max_turns=5.
+    server), timeout (seconds per exchange), reconnect (default 5: how many
+    times in a row a call whose connection closed or failed opens a new
+    session at the same server and replays the episode there, its seed and
+    actions, each observation checked against the first play's; 0 or
+    negative: none; env.reconnects counts them); every other keyword is an
+    env option (docs/envs.md), e.g. max_turns=5.
     """
     return RemoteEnv(env_id, **kwargs)
 

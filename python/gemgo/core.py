@@ -1,15 +1,27 @@
 """Env: one gemgo env played on an env server, with GEM's Env interface."""
 
+import hashlib
+import json
 import random
 
 from . import _conn
 
 # make's keyword arguments that are not the env's options.
-_RESERVED = ("server", "seed", "history", "history_keep", "tools", "timeout")
+_RESERVED = ("server", "seed", "history", "history_keep", "tools", "timeout", "reconnect")
 
 HISTORY_MODES = ("none", "observations", "actions")
 
 _MASK = (1 << 64) - 1
+
+
+def _digest(d):
+    """A sum of what an observation reply says (text, reward, flags,
+    info), to check a replay against; the server's episode id, which
+    differs from one session to the next, is left out."""
+    obs = d["observation"]
+    said = [obs.get("text"), obs.get("text_b64"), d.get("reward"), obs.get("terminated"),
+            obs.get("truncated"), obs.get("info")]
+    return hashlib.sha256(json.dumps(said, sort_keys=True).encode()).digest()
 
 
 def next_seed(seed):
@@ -58,26 +70,42 @@ class RemoteEnv(Env):
     seed of a reproducible sequence that starts at make's seed=..., or a
     seed the server picks when make had none. self.seed is the seed of the
     current episode.
+
+    A call whose connection closed or failed (the server went away or
+    restarts, a balancer's replica stopped) opens a new session at the
+    same URL, replays the episode there (describe, a reset with its seed,
+    its actions, each observation checked against the first play's) and
+    makes the call again, up to reconnect times in a row (0 or negative:
+    never); self.reconnects counts the new sessions. A replay that differs
+    raises a ConnectionError that names the step; a server that does not
+    answer within timeout is not retried.
     """
 
     def __init__(self, env_id, server=None, seed=None, history=None, history_keep=0,
-                 tools=None, timeout=60.0, **options):
+                 tools=None, timeout=60.0, reconnect=_conn.DEFAULT_RECONNECT, **options):
         if history is not None and history not in HISTORY_MODES:
             raise ValueError(f"history={history!r}: want one of {', '.join(HISTORY_MODES)}")
         if not isinstance(history_keep, int) or history_keep < 0:
             raise ValueError(f"history_keep={history_keep!r}: want a whole number of turns, 0 keeps all")
+        if not isinstance(reconnect, int) or isinstance(reconnect, bool):
+            raise ValueError(f"reconnect={reconnect!r}: want a whole number of reconnects in a row, 0 for none")
         self.env_id = env_id
         self.server = server
         self.history = history
         self.history_keep = history_keep
         self.tools = tools
         self.timeout = timeout
+        self.reconnect = reconnect
         self.options = options
         self._base_seed = seed
         self.seed = None
         self._actions = []
+        # The first play's digests (the reset's, then each step's) of the
+        # episode a new session replays; empty when there is none to replay.
+        self._digests = []
+        self._done = False  # the episode has ended: a new session needs no replay
         self._rng = random.Random(seed)
-        self._session = _conn.Session(_conn.server_url(server), timeout)
+        self._session = _conn.Session(_conn.server_url(server), timeout, reconnect, self._replay)
         try:
             _conn.run(self._describe())
         except BaseException:
@@ -100,6 +128,42 @@ class RemoteEnv(Env):
         self.format_error_reward = d.get("format_error_reward")
         self._sampler = bool(d.get("sampler"))
 
+    @property
+    def reconnects(self):
+        """How many times the session was opened again after its
+        connection broke (make's reconnect)."""
+        return self._session.reconnects
+
+    async def _replay(self):
+        """Rebuilds the env on a new session (the Session's replay):
+        describe, then, in an episode that has not ended, a reset with its
+        seed and its actions, each observation equal to the first play's.
+        A replay that differs, or that the server refuses, breaks the
+        session for good."""
+        s = self._session
+        where = f"gemgo env {self.env_id}: replaying the episode (seed {self.seed}) on a new session at {s.url}"
+        try:
+            await s.call_once("describe", self._env_data())
+            if not self._digests or self._done:
+                return
+            data = self._env_data()
+            data["seed"] = self.seed
+            _, d = await s.call_once("reset", data)
+            self._check(where, 0, d)
+            for i, a in enumerate(self._actions, 1):
+                _, d = await s.call_once("step", _conn.message_data(a))
+                self._check(where, i, d)
+        except _conn.GemgoError as e:
+            raise s.fail(f"{where}: the server answered {e} (make a new env)") from None
+
+    def _check(self, where, i, d):
+        if _digest(d) == self._digests[i]:
+            return
+        what = f"the observation of step {i}" if i else "the reset's observation"
+        raise self._session.fail(
+            f"{where}: {what} differs from the first play (is the env deterministic, and do all "
+            f"servers behind that URL run the same version? make a new env)")
+
     def _pick_seed(self, seed):
         if seed is not None:
             return int(seed)
@@ -118,11 +182,13 @@ class RemoteEnv(Env):
         data = self._env_data()
         if seed is not None:
             data["seed"] = seed
+        self._digests = []  # the episode this reset ends needs no replay
         _, d = await self._session.call("reset", data)
         obs = d["observation"]
         self.seed = obs["seed"]
         self._rng.seed(self.seed)
         self._actions = []
+        self._digests, self._done = [_digest(d)], False
         return _conn.text_of(obs), dict(obs.get("info") or {})
 
     async def astep(self, action):
@@ -131,6 +197,9 @@ class RemoteEnv(Env):
         _, d = await self._session.call("step", _conn.message_data(action))
         obs = d["observation"]
         self._actions.append(action)
+        if self._digests and not self._done:
+            self._digests.append(_digest(d))
+            self._done = bool(obs["terminated"] or obs["truncated"])
         return (_conn.text_of(obs), d["reward"], obs["terminated"], obs["truncated"],
                 dict(obs.get("info") or {}))
 
@@ -142,7 +211,10 @@ class RemoteEnv(Env):
 
     def sample_random_action(self):
         """A random action from the server env's own sampler, its random
-        numbers drawn here from a generator seeded by each reset's seed."""
+        numbers drawn here from a generator seeded by each reset's seed. A
+        draw cut by a broken connection is made again on the new session
+        with the same numbers; the action stepped is in the episode's
+        actions, so a replay steps it as it is."""
         if not self._sampler:
             raise NotImplementedError(f"env {self.env_id} has no random action sampler")
         return _conn.run(self._session.sample(self._rng))
@@ -152,7 +224,8 @@ class RemoteEnv(Env):
         same_state=True replays this episode's seed and actions in it (the
         envs are deterministic per seed), so it starts where this one is."""
         cfg = dict(server=self.server, seed=self._base_seed, history=self.history,
-                   history_keep=self.history_keep, tools=self.tools, timeout=self.timeout, **self.options)
+                   history_keep=self.history_keep, tools=self.tools, timeout=self.timeout,
+                   reconnect=self.reconnect, **self.options)
         cfg.update(kwargs)
         env = RemoteEnv(self.env_id, **cfg)
         if same_state and self.seed is not None:

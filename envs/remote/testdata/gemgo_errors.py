@@ -9,6 +9,7 @@ import gemgo as gem
 cases = {
     "unknown_id": lambda: gem.make("game:GuessTheNumbr-v0-easy"),
     "bad_history": lambda: gem.make("game:GuessTheNumber-v0-easy", history="all"),
+    "bad_reconnect": lambda: gem.make("game:GuessTheNumber-v0-easy", reconnect="5"),
     "bad_option": lambda: gem.make("game:GuessTheNumber-v0-easy", max_turns=-3),
     "bad_wrapper": lambda: gem.get_wrapper_fns("concat,python_tool"),
     "unknown_wrapper": lambda: gem.get_wrapper_fns("concat_all"),
