@@ -16,7 +16,9 @@
 // error (reward envs.RewardFormatError, the episode terminates). Reaching
 // the turn limit truncates the episode.
 //
-// Options: style ("gem" or "brief"), max_turns (0 keeps the level's) and
+// Options: style ("gem" or "brief"), max_turns (0 keeps the level's),
 // sample ("any", the default random draw, or "single": SampleAction plays
-// the first naked single, see Env.SetSampleSingle).
+// the first naked single, see Env.SetSampleSingle) and mark_rejected
+// (false, the default: GEM's grid; true: the cells rejected since the last
+// placement show as 'x', see Env.SetMarkRejected).
 package sudoku

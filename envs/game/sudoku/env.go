@@ -30,6 +30,7 @@ type Env struct {
 	style    envs.Style
 	maxTurns int  // 0: the level's own limit
 	single   bool // SampleAction plays the first naked single (SetSampleSingle)
+	mark     bool // rejected empty cells show as 'x' until the next placement (SetMarkRejected)
 
 	pcg      *rand.PCG
 	rng      *rand.Rand
@@ -37,8 +38,9 @@ type Env struct {
 	sh       shape
 	sol      []int8
 	grid     []int8
-	empty    int // initially empty cells
-	left     int // cells still empty
+	marked   []bool // with mark: the empty cells rejected since the last placement
+	empty    int    // initially empty cells
+	left     int    // cells still empty
 	limit    int
 	ep       gamekit.Episode
 	buf      []byte
@@ -91,9 +93,10 @@ func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 		}
 	}
 	e.left = e.empty
+	e.marked = append(e.marked[:0], make([]bool, len(e.grid))...)
 	e.limit = gamekit.Limit(e.lv.Turns, e.maxTurns)
 	e.ep.Start()
-	obs := e.instructions() + "\n" + string(e.sh.render(nil, e.grid))
+	obs := e.instructions() + "\n" + string(e.sh.render(nil, e.grid, e.marks()))
 	return obs, envs.Info{envs.InfoMaxTurns: e.limit, "level": e.lv.Name, "empty_cells": e.empty}, nil
 }
 
@@ -140,7 +143,7 @@ func (e *Env) Step(text string) (envs.Step, error) {
 		e.ep.Active = false
 	}
 	e.buf = append(append(e.buf[:0], msg...), '\n')
-	e.buf = e.sh.render(e.buf, e.grid)
+	e.buf = e.sh.render(e.buf, e.grid, e.marks())
 	st.Obs = string(e.buf)
 	return st, nil
 }
@@ -156,6 +159,7 @@ func (e *Env) apply(a action) (msg string, reward float64, invalid bool) {
 	}
 	v := int8(a.num)
 	if v != e.sol[i] {
+		e.marked[i] = true
 		if where := e.sh.conflict(e.grid, a.row-1, a.col-1, v); where != "" {
 			return fmt.Sprintf("Invalid move: %d is already in that %s.", a.num, where), 0, true
 		}
@@ -163,16 +167,38 @@ func (e *Env) apply(a action) (msg string, reward float64, invalid bool) {
 	}
 	e.grid[i] = v
 	e.left--
+	clear(e.marked)
 	return "Placed " + strconv.Itoa(a.num) + " at row " + strconv.Itoa(a.row) + " column " + strconv.Itoa(a.col) + ".",
 		1 / float64(e.empty), false
 }
+
+// marks is what render marks: the rejected cells with SetMarkRejected,
+// else nil.
+func (e *Env) marks() []bool {
+	if !e.mark {
+		return nil
+	}
+	return e.marked
+}
+
+// SetMarkRejected makes the grid of each observation show as 'x' every
+// empty cell on which a number was rejected (a clash or a number that
+// leaves no solution) since the last accepted placement; a placement
+// clears the marks. A rejected move then changes what the player sees, so
+// a player that answers each grid with one move need not repeat it. The
+// rules, rewards and messages are unchanged. The option mark_rejected:
+// true sets it; GEM's observation (false, the default) has no marks.
+func (e *Env) SetMarkRejected(on bool) { e.mark = on }
 
 // SetSampleSingle makes SampleAction play, during an episode, the first
 // naked single in reading order: the first empty cell (row by row) that
 // only one number fits without clashing with a filled cell of its row,
 // column or box, with that number, which is then the solution's. Where no
 // cell has a single candidate it draws as by default. The game is
-// unchanged. The option sample: single sets it.
+// unchanged. With SetMarkRejected it skips the marked cells, so that its
+// move is a function of what the observation shows and differs from the
+// rejected ones; where every naked single is marked it plays the first
+// of them. The option sample: single sets it.
 func (e *Env) SetSampleSingle(on bool) { e.single = on }
 
 // SampleAction returns a random placement that always parses: during an
@@ -207,19 +233,26 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 }
 
 // nakedSingle finds the first empty cell in reading order with exactly one
-// number that clashes with no filled cell.
+// number that clashes with no filled cell; with SetMarkRejected the first
+// unmarked one, and the first marked one where all are marked.
 func (e *Env) nakedSingle() (action, bool) {
 	n := e.sh.n
+	var first action
+	found := false
 	for i, v := range e.grid {
-		if v != 0 {
+		if v != 0 || (found && e.marked[i]) {
 			continue
 		}
 		row, col := i/n, i%n
 		if fit := e.candidates(nil, row, col); len(fit) == 1 {
-			return action{row + 1, col + 1, fit[0]}, true
+			a := action{row + 1, col + 1, fit[0]}
+			if !e.mark || !e.marked[i] {
+				return a, true
+			}
+			first, found = a, true
 		}
 	}
-	return action{}, false
+	return first, found
 }
 
 // candidates appends to dst the numbers 1..n, ascending, that clash with

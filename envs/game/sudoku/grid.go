@@ -171,8 +171,9 @@ func (s shape) conflict(g []int8, r, c int, v int8) string {
 	return ""
 }
 
-// render writes g with 1-based row and column numbers; '.' is empty.
-func (s shape) render(buf []byte, g []int8) []byte {
+// render writes g with 1-based row and column numbers; '.' is empty, and
+// 'x' an empty cell i with marks[i] set (marks nil: none).
+func (s shape) render(buf []byte, g []int8, marks []bool) []byte {
 	buf = append(buf, ' ')
 	for c := range s.n {
 		buf = append(buf, ' ', byte('1'+c))
@@ -183,6 +184,8 @@ func (s shape) render(buf []byte, g []int8) []byte {
 			ch := byte('.')
 			if v := g[r*s.n+c]; v != 0 {
 				ch = byte('0' + v)
+			} else if marks != nil && marks[r*s.n+c] {
+				ch = 'x'
 			}
 			buf = append(buf, ' ', ch)
 		}

@@ -13,13 +13,29 @@ func easyLevel() Level { return Level{Name: "easy", Box: 2, Blanks: 10, Turns: 1
 func hardLevel() Level { return Level{Name: "hard", Box: 3, Blanks: 50, Turns: 50} }
 
 // Register adds game:Sudoku-v0-easy, -hard and -random to r. Options: style
-// ("gem" or "brief"), max_turns (0 keeps the level's limit) and sample
+// ("gem" or "brief"), max_turns (0 keeps the level's limit), sample
 // ("any", the default: SampleAction's random draw; "single": the first
-// naked single, SetSampleSingle).
+// naked single, SetSampleSingle) and mark_rejected (false, the default:
+// GEM's grid; true: rejected cells show as 'x', SetMarkRejected).
 func Register(r *envs.Registry) error {
 	return gamekit.Register(r, "game:Sudoku-v0-", []gamekit.Level[[]Level]{
 		{Name: "easy", Desc: "Sudoku 4×4 with up to 10 empty cells, 15 turns, unique solution", Value: []Level{easyLevel()}},
 		{Name: "hard", Desc: "Sudoku 9×9 with up to 50 empty cells, 50 turns, unique solution", Value: []Level{hardLevel()}},
 		{Name: "random", Desc: "Sudoku, easy 4×4 or hard 9×9 drawn per episode, unique solution", Value: []Level{easyLevel(), hardLevel()}},
-	}, gamekit.SampleFactory(0, 0, 10000, New, func(e *Env, s string) error { e.SetSampleSingle(s == "single"); return nil }, "any", "single"))
+	}, factory)
+}
+
+// factory reads mark_rejected and leaves the other options to
+// gamekit.SampleFactory, which reports the options' errors.
+func factory(levels []Level) envs.Factory {
+	withSample := gamekit.SampleFactory(0, 0, 10000, New, func(e *Env, s string) error { e.SetSampleSingle(s == "single"); return nil }, "any", "single")(levels)
+	return func(o *envs.Options) (envs.Env, error) {
+		mark := o.Bool("mark_rejected", false)
+		env, err := withSample(o)
+		if err != nil {
+			return nil, err
+		}
+		env.(*Env).SetMarkRejected(mark)
+		return env, nil
+	}
 }
