@@ -28,5 +28,10 @@
 //
 // Options: style ("gem" or "brief"), max_turns (default 20), word_file and
 // dictionary (see package words; the default is the embedded list, so an
-// episode depends only on its seed).
+// episode depends only on its seed), sample ("any", the default: random
+// play's straight lines; "last": a deterministic teacher, LastMove, the
+// ends of the last word left in the list, its last letter's cell first)
+// and show_grid (default false; true ends every observation after a move
+// with the words left and the grid, as the first observation ends, so a
+// policy that sees only the latest observation still sees the grid).
 package wordsearch

@@ -48,6 +48,12 @@ type Config struct {
 	// Words is the list the hidden words are drawn from (default
 	// words.Common()).
 	Words *words.List
+	// SampleLast makes SampleAction the deterministic teacher of sample.go
+	// (option sample = "last") instead of a random line.
+	SampleLast bool
+	// ShowGrid ends every observation after a move, as the first one ends,
+	// with the words left and the grid (option show_grid).
+	ShowGrid bool
 }
 
 // Env is one WordSearch game. It is not safe for concurrent use.
@@ -188,8 +194,13 @@ func (e *Env) writeGrid(b *strings.Builder) {
 
 // SampleAction returns a boxed straight line of 3 to 7 cells inside the
 // grid, in a direction of the level (a line of the 8×8 easy grid before
-// the first Reset).
+// the first Reset); with Config.SampleLast, the teacher's move (LastMove).
 func (e *Env) SampleAction(r *rand.Rand) string {
+	if e.cfg.SampleLast {
+		if m, ok := e.LastMove(); ok {
+			return m
+		}
+	}
 	size, dirs := e.grid.Size, e.setting.Dirs
 	if size == 0 {
 		size, dirs = 8, Straight()
@@ -261,6 +272,14 @@ func (e *Env) Step(action string) (envs.Step, error) {
 		e.ep.Active = false
 		e.sb.WriteString(" Out of turns.")
 	default:
+		if e.cfg.ShowGrid {
+			fmt.Fprintf(&e.sb, " %d turns left.\nWords: ", e.maxTurns-e.ep.Turn)
+			e.writeWords(&e.sb, true)
+			e.sb.WriteString("\nGrid:\n")
+			e.writeGrid(&e.sb)
+			st.Obs = strings.TrimRight(e.sb.String(), "\n")
+			return st, nil
+		}
 		e.sb.WriteString(" Left: ")
 		e.writeWords(&e.sb, true)
 		fmt.Fprintf(&e.sb, ". %d turns left.", e.maxTurns-e.ep.Turn)

@@ -9,6 +9,15 @@ import (
 )
 
 // Register adds game:WordSearch-v0-easy, -hard and -random to r.
+//
+// Options: "style" ("gem" or "brief"), "max_turns" (1–1000; default the
+// level's 20), "word_file" and "dictionary" (see package words), "sample"
+// ("any", the default: random actions are straight lines of 3 to 7 cells;
+// "last": the deterministic teacher LastMove, the last word left of the
+// list, its last letter's cell first) and "show_grid" (default false: an
+// observation after a move ends with the words left and the turns left;
+// true: with the turns left, then the words left and the grid, as the
+// first observation ends).
 func Register(r *envs.Registry) error {
 	return gamekit.Register(r, "game:WordSearch-v0-", []gamekit.Level[string]{
 		{Name: "easy", Desc: "WordSearch: find 5 words hidden across or down in an 8x8 grid, 20 turns", Value: "easy"},
@@ -21,6 +30,8 @@ func factory(level string) envs.Factory {
 	return func(o *envs.Options) (envs.Env, error) {
 		cfg := Config{Level: level}
 		cfg.Style, cfg.MaxTurns = gamekit.Common(o, 0, 1, 1000)
+		cfg.SampleLast = o.String(envs.SampleOption, "any", "any", "last") == "last"
+		cfg.ShowGrid = o.Bool("show_grid", false)
 		src := words.ReadOptions(o)
 		if err := o.Err(); err != nil {
 			return nil, err
