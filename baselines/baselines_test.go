@@ -18,6 +18,7 @@ import (
 	"github.com/gemgo/gemgo/eval"
 	"github.com/gemgo/gemgo/sandbox"
 	"github.com/gemgo/gemgo/stats"
+	"github.com/gemgo/gemgo/train"
 )
 
 const tiny = `
@@ -147,6 +148,18 @@ func TestReferencesPlayTheHeldOutSeedsOnce(t *testing.T) {
 	recs, err = eval.ReadResults(filepath.Join(ReferenceDir(out, "guess"), eval.ResultsFile))
 	require.NoError(t, err)
 	assert.Len(t, recs, 24)
+
+	// A config whose env options changed since its reference was played
+	// is refused with the directory to delete; deleted, it plays again.
+	changed := entries[:1]
+	changed[0].Cfg.Env.Options = train.EnvOptions{"style": "brief", "partial_credit": true}
+	_, err = References(context.Background(), changed, out, builtin.Registry(), eval.DefaultOracles())
+	require.ErrorIs(t, err, eval.ErrOtherSettings)
+	assert.ErrorContains(t, err, "reference play of guess: "+ReferenceDir(out, "guess")+" holds random play of other settings than the config's now")
+	assert.ErrorContains(t, err, "delete that directory to play it again")
+	require.NoError(t, os.RemoveAll(ReferenceDir(out, "guess")))
+	_, err = References(context.Background(), changed, out, builtin.Registry(), eval.DefaultOracles())
+	require.NoError(t, err)
 }
 
 // The random column is GEM's draw whatever the config's sample option;

@@ -2,6 +2,7 @@ package baselines
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -42,6 +43,9 @@ func References(ctx context.Context, entries []Entry, out string, reg *envs.Regi
 	refs := map[string]Reference{}
 	for _, e := range entries {
 		r, err := reference(ctx, e, out, reg, oracles)
+		if errors.Is(err, eval.ErrOtherSettings) {
+			return refs, fmt.Errorf("reference play of %s: %s holds random play of other settings than the config's now (its env options or eval seeds changed since it was played): delete that directory to play it again (%w)", e.Name, ReferenceDir(out, e.Name), err)
+		}
 		if err != nil {
 			return refs, fmt.Errorf("reference play of %s: %w", e.Name, err)
 		}

@@ -21,12 +21,16 @@ func ShardDir(dir string, s shard.Shard) string {
 	return filepath.Join(dir, ShardsDir, s.Name())
 }
 
+// ErrOtherSettings is what Run's error wraps when the output directory
+// holds episodes played with other settings than the run's.
+var ErrOtherSettings = errors.New("played with other settings")
+
 // sameSettings fails when a record of path was played with other
 // settings than settings (Config.EpisodeHash).
 func sameSettings(path string, recs []Record, settings string) error {
 	for i, r := range recs {
 		if r.Settings != settings {
-			return fmt.Errorf("%s line %d was played with other settings (env options, tools, seed base, temperature, top-p, max tokens, stop or system prompt: hash %s, this run's %s); choose a new -out directory", path, i+1, r.Settings, settings)
+			return fmt.Errorf("%s line %d was %w (env options, tools, seed base, temperature, top-p, max tokens, stop or system prompt: hash %s, this run's %s); choose a new -out directory", path, i+1, ErrOtherSettings, r.Settings, settings)
 		}
 	}
 	return nil
