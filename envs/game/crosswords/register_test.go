@@ -53,7 +53,7 @@ func TestOptions(t *testing.T) {
 	require.NoError(t, err)
 	obs, _, err = env.Reset(1 << 40)
 	require.NoError(t, err)
-	assert.Contains(t, obs, "\n1. It rings in a church tower: 0,0_ 0,1_ 0,2_ 0,3_\n")
+	assert.Contains(t, obs, "\n1. It rings in a church tower: 0,0 _ 0,1 _ 0,2 _ 0,3 _\n")
 	assert.Equal(t, `\boxed{0 0 B}`, env.(*crosswords.Env).SampleAction(nil))
 
 	bad := filepath.Join(dir, "bad.txt")

@@ -16,10 +16,10 @@ import (
 // heldOut is the first of the trainer's held-out seeds (2^40).
 const heldOut = uint64(1) << 40
 
-var cellRe = regexp.MustCompile(`(\d+),(\d+)([A-Z_])`)
+var cellRe = regexp.MustCompile(`(\d+),(\d+) ([A-Z_])`)
 
 // firstEmptyCell reads the cells view the way a policy sees it: the
-// first "row,col_" of the observation, with the clue line it is on.
+// first "row,col _" of the observation, with the clue line it is on.
 func firstEmptyCell(t *testing.T, obs string) (r, c, clue int) {
 	t.Helper()
 	for line := range strings.Lines(obs) {

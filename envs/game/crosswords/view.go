@@ -16,8 +16,9 @@ const (
 	ViewGrid = "grid"
 	// ViewCells draws no grid: every observation lists each clue followed
 	// by its cells in order, each "row,col" and its letter or _ for an
-	// empty cell ("1. Pet that purrs: 0,2C 0,3_ 0,4_"), a few tokens a
-	// cell for a small policy. The cells are those of
+	// empty cell ("1. Pet that purrs: 0,2 C 0,3 _ 0,4 _"): a few tokens a
+	// cell for a small policy, the letter the same token (" C") as in a
+	// move. The cells are those of
 	// the grid (every letter cell lies in a word), so the latest
 	// observation holds the whole state, clues included, and a cell to
 	// fill is written as the move names it. Word lengths show on every
@@ -57,6 +58,7 @@ func (e *Env) writeCells(b *strings.Builder) {
 			b.Write(strconv.AppendInt(buf[:0], int64(r), 10))
 			b.WriteByte(',')
 			b.Write(strconv.AppendInt(buf[:0], int64(c), 10))
+			b.WriteByte(' ')
 			if l := e.filled[r*p.Cols+c]; l != 0 {
 				b.WriteByte(l - 'a' + 'A')
 			} else {

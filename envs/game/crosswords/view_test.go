@@ -14,20 +14,20 @@ import (
 // TestCellsViewText: the first observation and the one after a move, to
 // the byte, in both styles.
 func TestCellsViewText(t *testing.T) {
-	lines := "1. It rings in a church tower: 0,0_ 0,1_ 0,2_ 0,3_\n" +
-		"2. Green part of a plant that falls in autumn: 0,3_ 1,3_ 2,3_ 3,3_\n" +
-		"3. Tree that grows acorns: 2,2_ 2,3_ 2,4_"
+	lines := "1. It rings in a church tower: 0,0 _ 0,1 _ 0,2 _ 0,3 _\n" +
+		"2. Green part of a plant that falls in autumn: 0,3 _ 1,3 _ 2,3 _ 3,3 _\n" +
+		"3. Tree that grows acorns: 2,2 _ 2,3 _ 2,4 _"
 	e := newEnv(t, Config{Level: "easy", Style: envs.StyleBrief, View: ViewCells})
 	obs, _, err := e.Reset(heldOut)
 	require.NoError(t, err)
 	assert.Equal(t, "Crossword, 30 turns. Reply \\boxed{row col letter}. Cells: row,col letter, _ = empty.\n"+lines, obs)
 	st := step(t, e, `\boxed{2 3 a}`)
 	assert.Equal(t, "A is right at (2,3). 29 turns left.\n"+
-		"1. It rings in a church tower: 0,0_ 0,1_ 0,2_ 0,3_\n"+
-		"2. Green part of a plant that falls in autumn: 0,3_ 1,3_ 2,3A 3,3_\n"+
-		"3. Tree that grows acorns: 2,2_ 2,3A 2,4_", st.Obs)
+		"1. It rings in a church tower: 0,0 _ 0,1 _ 0,2 _ 0,3 _\n"+
+		"2. Green part of a plant that falls in autumn: 0,3 _ 1,3 _ 2,3 A 3,3 _\n"+
+		"3. Tree that grows acorns: 2,2 _ 2,3 A 2,4 _", st.Obs)
 	st = step(t, e, `\boxed{0 0 C}`)
-	assert.True(t, strings.HasPrefix(st.Obs, "C is wrong at (0,0). 28 turns left.\n1. It rings in a church tower: 0,0_ "), st.Obs)
+	assert.True(t, strings.HasPrefix(st.Obs, "C is wrong at (0,0). 28 turns left.\n1. It rings in a church tower: 0,0 _ "), st.Obs)
 
 	e = newEnv(t, Config{Level: "easy", View: ViewCells})
 	obs, _, err = e.Reset(heldOut)
