@@ -21,5 +21,8 @@
 // totals 1.0 and ends the episode. Every step counts towards the turn
 // limit; reaching it truncates the episode with that step's reward.
 //
-// Options: style ("gem" or "brief") and max_turns (default: the level's).
+// Options: style ("gem" or "brief"), max_turns (default: the level's),
+// view ("grid", GEM's, or "cells": each clue followed by its cells, see
+// ViewCells) and sample ("any", GEM's random letter in a random empty
+// cell, or "first": a teacher for a warm-up, see SetSample).
 package crosswords

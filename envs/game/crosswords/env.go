@@ -43,6 +43,9 @@ type Config struct {
 	MaxTurns int
 	// Clues the words are drawn from (default words.Clues()).
 	Clues []words.Clue
+	// View is how the state is drawn: ViewGrid (default, GEM's grid) or
+	// ViewCells (each clue followed by its cells, see view.go).
+	View string
 }
 
 // Env is one Crosswords game. It is not safe for concurrent use.
@@ -59,6 +62,7 @@ type Env struct {
 	filled   []byte // the player's letters, 0 where empty
 	cells    int    // letter cells
 	left     int    // letter cells still empty
+	first    bool   // SampleAction plays the teacher (SetSample)
 	sb       strings.Builder
 }
 
@@ -76,6 +80,13 @@ func New(cfg Config) (*Env, error) {
 	}
 	if err := gamekit.Defaults("crosswords", &cfg.Level, &cfg.Style, cfg.MaxTurns); err != nil {
 		return nil, err
+	}
+	switch cfg.View {
+	case "":
+		cfg.View = ViewGrid
+	case ViewGrid, ViewCells:
+	default:
+		return nil, fmt.Errorf("crosswords: view %q: want %s or %s", cfg.View, ViewGrid, ViewCells)
 	}
 	clues := cfg.Clues
 	if clues == nil {
@@ -126,6 +137,9 @@ func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 }
 
 func (e *Env) instructions() string {
+	if e.cfg.View == ViewCells {
+		return e.cellsInstructions()
+	}
 	var b strings.Builder
 	if e.cfg.Style == envs.StyleBrief {
 		fmt.Fprintf(&b, "Crossword, %d turns. Reply \\boxed{row col letter} (0-indexed). _ = empty, # = black.\n", e.maxTurns)
@@ -206,8 +220,14 @@ func pad(b *strings.Builder, w, n int) {
 }
 
 // SampleAction returns a boxed move on a random empty letter cell with a
-// random letter (cell 0 0 before the first Reset).
+// random letter (cell 0 0 before the first Reset). With SetSample("first"),
+// the teacher's move instead during an episode (r unread).
 func (e *Env) SampleAction(r *rand.Rand) string {
+	if e.first && e.ep.Active {
+		if m, ok := e.teacherMove(); ok {
+			return m
+		}
+	}
 	letter := 'A' + byte(r.IntN(26))
 	if e.left == 0 {
 		return fmt.Sprintf("\\boxed{0 0 %c}", letter)
@@ -276,7 +296,11 @@ func (e *Env) Step(action string) (envs.Step, error) {
 		fmt.Fprintf(&e.sb, " %d turns left.", e.maxTurns-e.ep.Turn)
 	}
 	e.sb.WriteByte('\n')
-	e.writeGrid(&e.sb)
+	if e.cfg.View == ViewCells {
+		e.writeCells(&e.sb)
+	} else {
+		e.writeGrid(&e.sb)
+	}
 	st.Obs = strings.TrimRight(e.sb.String(), "\n")
 	return st, nil
 }

@@ -17,23 +17,24 @@ func Register(r *envs.Registry) error {
 	}, factory)
 }
 
-// factory reads the options style, max_turns and clue_file (a file of
-// "word: clue" lines replacing the embedded clues).
+// factory reads the options style, max_turns, view ("grid" or "cells",
+// Config.View), sample ("any" or "first", SetSample) and clue_file (a file
+// of "word: clue" lines replacing the embedded clues).
 func factory(level string) envs.Factory {
 	return func(o *envs.Options) (envs.Env, error) {
-		cfg := Config{Level: level}
-		cfg.Style, cfg.MaxTurns = gamekit.Common(o, 0, 1, 1000)
+		view := o.String("view", ViewGrid, ViewGrid, ViewCells)
 		clueFile := o.ServerOnly("names a file on the server").String("clue_file", "")
-		if err := o.Err(); err != nil {
-			return nil, err
-		}
-		if clueFile != "" {
-			cs, err := words.ReadClueFile(clueFile)
-			if err != nil {
-				return nil, fmt.Errorf("option clue_file: %w", err)
+		newEnv := func(level string, style envs.Style, maxTurns int) (*Env, error) {
+			cfg := Config{Level: level, Style: style, MaxTurns: maxTurns, View: view}
+			if clueFile != "" {
+				cs, err := words.ReadClueFile(clueFile)
+				if err != nil {
+					return nil, fmt.Errorf("option clue_file: %w", err)
+				}
+				cfg.Clues = cs
 			}
-			cfg.Clues = cs
+			return New(cfg)
 		}
-		return gamekit.AsEnv(New(cfg))
+		return gamekit.SampleFactory(0, 1, 1000, newEnv, (*Env).SetSample, SampleAny, SampleFirst)(level)(o)
 	}
 }

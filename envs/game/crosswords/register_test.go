@@ -47,6 +47,15 @@ func TestOptions(t *testing.T) {
 		assert.Contains(t, []string{"cat", "tea", "ant"}, e.Word)
 	}
 
+	// view and sample reach the env: the teacher fills the first clue's
+	// first cell, and the cells view lists it.
+	env, err = r.Make("game:Crosswords-v0-easy", envs.With("style", "brief"), envs.With("view", "cells"), envs.With("sample", "first"))
+	require.NoError(t, err)
+	obs, _, err = env.Reset(1 << 40)
+	require.NoError(t, err)
+	assert.Contains(t, obs, "\n1. It rings in a church tower: 0,0 _ 0,1 _ 0,2 _ 0,3 _\n")
+	assert.Equal(t, `\boxed{0 0 B}`, env.(*crosswords.Env).SampleAction(nil))
+
 	bad := filepath.Join(dir, "bad.txt")
 	require.NoError(t, os.WriteFile(bad, []byte("abc: x\ndef: y\nghi: z\n"), 0o644))
 	for _, tc := range []struct {
@@ -57,6 +66,8 @@ func TestOptions(t *testing.T) {
 		{[]envs.Option{envs.With("word_file", "x")}, "unknown option word_file"},
 		{[]envs.Option{envs.With("clue_file", filepath.Join(dir, "none"))}, "does not exist"},
 		{[]envs.Option{envs.With("clue_file", bad)}, "cannot build a grid"},
+		{[]envs.Option{envs.With("sample", "best")}, `option sample = "best": allowed values are any, first`},
+		{[]envs.Option{envs.With("view", "board")}, `option view = "board": allowed values are grid, cells`},
 	} {
 		_, err := r.Make("game:Crosswords-v0-easy", tc.opts...)
 		assert.ErrorContains(t, err, tc.want)
