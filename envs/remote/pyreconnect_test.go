@@ -200,14 +200,7 @@ func TestPythonPackageRefusesADifferentReplay(t *testing.T) {
 func TestPythonPackageReconnectsMidSample(t *testing.T) {
 	py := pythonWithWebsockets(t)
 	_, url := serve(t, remote.Config{})
-	actions := 0
-	proxy := cuttingProxy(t, url, func(m []byte) bool {
-		if bytes.Contains(m, []byte(`"type":"action"`)) {
-			actions++
-			return actions == 3 // the third sample's answer
-		}
-		return false
-	})
+	proxy := cuttingProxy(t, url, cutThirdSample())
 	s := startScript(t, py, proxy, "gemgo_reconnect.py", "midsample", guessID, url)
 	var res struct {
 		Episode    pyEpisode `json:"episode"`

@@ -247,20 +247,27 @@ func cuttingProxy(t *testing.T, backend string, cut func(msg []byte) bool) strin
 	return "ws://" + newLoopback(t, h)
 }
 
+// cutThirdSample is a cuttingProxy rule: the connection drops at the
+// server's answer to the third sample, after the client sent its random
+// numbers.
+func cutThirdSample() func([]byte) bool {
+	actions := 0
+	return func(m []byte) bool {
+		if bytes.Contains(m, []byte(`"type":"action"`)) {
+			actions++
+			return actions == 3
+		}
+		return false
+	}
+}
+
 // A connection dropped in the middle of a SampleAction, after the client
 // has given the server its random numbers: the draw is made again on the
 // new session with the same numbers, so the caller's RNG advances once,
 // as without the cut, and the episode equals in-process play.
 func TestReconnectMidSample(t *testing.T) {
 	_, url := serve(t, remote.Config{})
-	actions := 0
-	proxy := cuttingProxy(t, url, func(m []byte) bool {
-		if bytes.Contains(m, []byte(`"type":"action"`)) {
-			actions++
-			return actions == 3 // the third sample's answer
-		}
-		return false
-	})
+	proxy := cuttingProxy(t, url, cutThirdSample())
 	play := func(env envs.Env) []envs.Step {
 		t.Helper()
 		sampler, ok := envs.SamplerOf(env)
