@@ -38,7 +38,7 @@ func (e *Env) teacherMove() (string, bool) {
 		for j := range len(en.Word) {
 			r, c := en.Row+dr*j, en.Col+dc*j
 			if e.filled[r*p.Cols+c] == 0 {
-				return fmt.Sprintf(`\boxed{%d %d %c}`, r, c, en.Word[j]-'a'+'A'), true
+				return move(*p, r*p.Cols+c), true // the solution's letter is the word's
 			}
 		}
 	}

@@ -1,10 +1,19 @@
 package wordsearch
 
-import "github.com/gemgo/gemgo/envs/game/gamekit"
+import (
+	"fmt"
+
+	"github.com/gemgo/gemgo/envs/game/gamekit"
+)
 
 // Move names the two ends of a word: (R1, C1) and (R2, C2).
 type Move struct {
 	R1, C1, R2, C2 int
+}
+
+// String is the move as the env reads it: \boxed{r1 c1 r2 c2}.
+func (m Move) String() string {
+	return fmt.Sprintf(`\boxed{%d %d %d %d}`, m.R1, m.C1, m.R2, m.C2)
 }
 
 // ParseMove reads "r1 c1 r2 c2" from the last \boxed{} of a response.

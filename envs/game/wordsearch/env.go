@@ -222,7 +222,7 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 	}
 	r1 := lo(d.DR) + r.IntN(hi(d.DR)-lo(d.DR)+1)
 	c1 := lo(d.DC) + r.IntN(hi(d.DC)-lo(d.DC)+1)
-	return fmt.Sprintf("\\boxed{%d %d %d %d}", r1, c1, r1+d.DR*n, c1+d.DC*n)
+	return Move{r1, c1, r1 + d.DR*n, c1 + d.DC*n}.String()
 }
 
 // Step checks one pair of ends.

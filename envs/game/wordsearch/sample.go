@@ -1,7 +1,5 @@
 package wordsearch
 
-import "fmt"
-
 // LastMove is the teacher of the option sample = "last": the move that
 // finds the last word of the list of words left (the words in the order
 // the observations list them, those found taken out), its last letter's
@@ -29,9 +27,4 @@ func (e *Env) LastMove() (string, bool) {
 		return Move{er, ec, p.Row, p.Col}.String(), true
 	}
 	return "", false
-}
-
-// String is the move as the env reads it: \boxed{r1 c1 r2 c2}.
-func (m Move) String() string {
-	return fmt.Sprintf(`\boxed{%d %d %d %d}`, m.R1, m.C1, m.R2, m.C2)
 }

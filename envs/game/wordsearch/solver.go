@@ -2,15 +2,13 @@ package wordsearch
 
 import (
 	"errors"
-	"fmt"
-
 	"github.com/gemgo/gemgo/envs"
 )
 
 // Move returns the move that finds p, its two ends as \boxed{r1 c1 r2 c2}.
 func (p Placement) Move() string {
 	er, ec := p.End()
-	return fmt.Sprintf(`\boxed{%d %d %d %d}`, p.Row, p.Col, er, ec)
+	return Move{p.Row, p.Col, er, ec}.String()
 }
 
 // Solver names the hidden words not yet found, in the order they were
