@@ -100,7 +100,7 @@ func TestLoadResolvesConfigsBesideTheSuite(t *testing.T) {
 
 func TestTableCells(t *testing.T) {
 	rows := []Row{
-		{Name: "g", Env: "game:G", HasRef: true, Ref: Reference{Random: 0.38, Sampler: 0.72, HasSampler: true, Solver: 1, HasSolver: true}, Seeds: 3,
+		{Name: "g", Env: "game:G", HasRef: true, Ref: Reference{Random: 0.38, Sampler: 0.72, HasSampler: true, Solver: 1, HasSolver: true, Episodes: 200, Plays: 200}, Seeds: 3,
 			Sum: compare.ArmSummary{Complete: 3, Final: stats.Stat{N: 3, Mean: 0.9, Lo: 0.85, Hi: 0.95},
 				Steps: stats.Stat{N: 3, Mean: 12345.4}, Wall: stats.Stat{N: 3, Mean: 61.6}}},
 		{Name: "r", Env: "rg:r", HasRef: true, Ref: Reference{Random: 0.5, Sampler: math.NaN(), Solver: math.NaN()}, Seeds: 3,
@@ -109,12 +109,14 @@ func TestTableCells(t *testing.T) {
 	}
 	tab := Table(rows)
 	require.Len(t, tab, 4)
-	assert.Equal(t, []string{"g", "game:G", "0.380", "0.720", "1.000", "0.900 [0.850, 0.950]", "+0.520", "3/3", "12345", "62"}, tab[1])
-	assert.Equal(t, []string{"r", "rg:r", "0.500", "–", "none", "0.250 [0.250, 0.250]", "-0.250", "1/3", "–", "–"}, tab[2])
-	assert.Equal(t, []string{"x", "rg:x", "–", "–", "–", "–", "–", "0/3", "–", "–"}, tab[3])
+	assert.Equal(t, []string{"g", "game:G", "0.380 [0.316, 0.449]", "0.720", "1.000", "0.900 [0.850, 0.950]", "+0.520", "above", "3/3", "12345", "62"}, tab[1])
+	assert.Equal(t, []string{"r", "rg:r", "0.500", "–", "none", "0.250 [0.250, 0.250]", "-0.250", "–", "1/3", "–", "–"}, tab[2],
+		"no interval without the episodes played, no verdict before every seed finished")
+	assert.Equal(t, []string{"x", "rg:x", "–", "–", "–", "–", "–", "–", "0/3", "–", "–"}, tab[3])
 	md := compare.Markdown(tab)
-	assert.True(t, strings.HasPrefix(md, "| config | env | random |"))
-	assert.Contains(t, md, "\n|---|---|---|---|---|---|---|---|---|---|\n| g |")
+	assert.True(t, strings.HasPrefix(md, "| config | env | random [95% CI] |"))
+	assert.Contains(t, md, "\n|---|---|---|---|---|---|---|---|---|---|---|\n| g |")
+	assert.Equal(t, "Of the 1 configs with every seed finished (of 3): 1 above random play's interval, 0 at it (the intervals overlap), 0 below.", Tally(rows))
 }
 
 func TestReferencesPlayTheHeldOutSeedsOnce(t *testing.T) {
@@ -216,6 +218,8 @@ func TestReferencesOfAMixture(t *testing.T) {
 	assert.False(t, m.HasSolver, "count_bits has no solver")
 	assert.True(t, math.IsNaN(m.Solver))
 	assert.Equal(t, 12, m.Episodes)
+	assert.Equal(t, 24, m.Plays, "random play's interval counts the episodes of both envs")
+	assert.Equal(t, 12, refs["guess"].Plays)
 	for _, d := range []string{"guess", "rg_count_bits"} {
 		recs, err := eval.ReadResults(filepath.Join(ReferenceDir(out, "mix"), d, eval.ResultsFile))
 		require.NoError(t, err, d)

@@ -17,10 +17,13 @@
 // RL and the evaluation playing the env's own options) has the teacher
 // played there.
 //
-// The table (Table) has per config: random-play success (GEM's draw), the
-// informed random player's, solver success,
-// trained final greedy success with a percentile-bootstrap 95% interval
-// over seeds, the gain over random play, env steps and wall time per run.
+// The table (Table) has per config: random-play success (GEM's draw) with
+// its Wilson 95% interval over the episodes played, the informed random
+// player's, solver success, trained final greedy success with a
+// percentile-bootstrap 95% interval over seeds, the gain over random play,
+// the Verdict (the trained interval above, at or below random play's: they
+// are apart or overlap), env steps and wall time per run; Tally counts the
+// verdicts under the table.
 // WriteReport draws it with one curve per config (mean over seeds, 95%
 // band, random play and the solver as flat lines) on one offline HTML
 // page; NewSummary is the same as summary.json.

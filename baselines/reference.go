@@ -26,7 +26,8 @@ type Reference struct {
 	HasSampler bool
 	Solver     float64 // NaN when the env has no solver
 	HasSolver  bool
-	Episodes   int
+	Episodes   int // eval.episodes: the held-out seeds of one env
+	Plays      int // episodes behind Random: Episodes times the envs evaluated
 }
 
 // ReferenceDir is where an entry's reference evaluation is kept (eval's
@@ -78,6 +79,7 @@ func reference(ctx context.Context, e Entry, out string, reg *envs.Registry, ora
 		sum.Sampler += r.sampled() / n
 		sum.HasSampler = sum.HasSampler || r.HasSampler
 		sum.Episodes = r.Episodes
+		sum.Plays += r.Plays
 	}
 	if !sum.HasSolver {
 		sum.Solver = math.NaN()
@@ -121,7 +123,7 @@ func referenceOne(ctx context.Context, tc train.Config, env train.EnvConfig, dir
 	if err != nil {
 		return Reference{}, err
 	}
-	r := Reference{Random: agg["random"], Solver: math.NaN(), Sampler: math.NaN(), HasSolver: hasSolver, Episodes: tc.Eval.Episodes}
+	r := Reference{Random: agg["random"], Solver: math.NaN(), Sampler: math.NaN(), HasSolver: hasSolver, Episodes: tc.Eval.Episodes, Plays: tc.Eval.Episodes}
 	if hasSolver {
 		r.Solver = agg["oracle"]
 	}

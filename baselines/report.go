@@ -44,15 +44,19 @@ func pct(x float64) string {
 }
 
 // Table renders the rows as text cells (header first): random play (GEM's
-// draw), the informed random player the config chose ("–" without one), the
-// solver, trained greedy success (mean [95% bootstrap interval] over
-// seeds), the gain over random play, env steps and wall time per run.
+// draw, with its Wilson 95% interval), the informed random player the
+// config chose ("–" without one), the solver, trained greedy success (mean
+// [95% bootstrap interval] over seeds), the gain over random play, the
+// Verdict ("–" until every seed finished), env steps and wall time per run.
 func Table(rows []Row) [][]string {
-	out := [][]string{{"config", "env", "random", "informed random", "solver", "trained (mean [95% CI])", "trained − random", "seeds", "env steps / run", "wall s / run"}}
+	out := [][]string{{"config", "env", "random [95% CI]", "informed random", "solver", "trained (mean [95% CI])", "trained − random", "vs random", "seeds", "env steps / run", "wall s / run"}}
 	for _, r := range rows {
 		random, informed, solver := "–", "–", "–"
 		if r.HasRef {
 			random = pct(r.Ref.Random)
+			if lo, hi := r.Ref.RandomInterval(); !math.IsNaN(lo) {
+				random = fmt.Sprintf("%s [%.3f, %.3f]", random, lo, hi)
+			}
 			if r.Ref.HasSampler {
 				informed = pct(r.Ref.Sampler)
 			}
@@ -69,6 +73,10 @@ func Table(rows []Row) [][]string {
 				gain = fmt.Sprintf("%+.3f", f.Mean-r.Ref.Random)
 			}
 		}
+		verdict := Verdict(r)
+		if verdict == "" {
+			verdict = "–"
+		}
 		seeds := fmt.Sprintf("%d/%d", r.Sum.Complete, r.Seeds)
 		steps, wall := "–", "–"
 		if r.Sum.Steps.N > 0 {
@@ -77,7 +85,7 @@ func Table(rows []Row) [][]string {
 		if r.Sum.Wall.N > 0 {
 			wall = fmt.Sprintf("%.0f", r.Sum.Wall.Mean)
 		}
-		out = append(out, []string{r.Name, r.Env, random, informed, solver, trained, gain, seeds, steps, wall})
+		out = append(out, []string{r.Name, r.Env, random, informed, solver, trained, gain, verdict, seeds, steps, wall})
 	}
 	return out
 }
@@ -87,7 +95,7 @@ func Table(rows []Row) [][]string {
 // band) with random play and the solver drawn as flat lines.
 func WriteReport(path string, s Suite, rows []Row, byArm map[string][]compare.RunData, machine string) error {
 	t := Table(rows)
-	sections := []metrics.Section{metrics.Table("Baselines: final greedy success on the held-out seeds", t[0], t[1:])}
+	sections := []metrics.Section{metrics.Table("Baselines: final greedy success on the held-out seeds", t[0], t[1:]), metrics.Text("Against random play", Tally(rows))}
 	if s.Notes != "" {
 		sections = append([]metrics.Section{metrics.Text("About this suite", s.Notes)}, sections...)
 	}
@@ -142,6 +150,11 @@ func NewSummary(s Suite, rows []Row) compare.Summary {
 			ref["informed_random"] = compare.Num(r.Ref.Sampler)
 			ref["solver"] = compare.Num(r.Ref.Solver)
 			ref["episodes"] = r.Ref.Episodes
+			lo, hi := r.Ref.RandomInterval()
+			ref["random_ci"] = []any{compare.Num(lo), compare.Num(hi)}
+			if v := Verdict(r); v != "" {
+				ref["verdict"] = v
+			}
 		}
 		refs[r.Name] = ref
 	}

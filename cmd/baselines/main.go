@@ -135,7 +135,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	table := baselines.Table(rows)
 	md := compare.Markdown(table)
 	machine := cpuModel()
-	if err := atomicfile.WriteFile(filepath.Join(*out, baselines.TableFile), []byte(md+"\nMachine: "+machine+"\n")); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(*out, baselines.TableFile), []byte(md+"\n"+baselines.Tally(rows)+"\n\nMachine: "+machine+"\n")); err != nil {
 		fmt.Fprintln(stderr, "baselines:", err)
 		return cli.ExitFailed
 	}
@@ -148,6 +148,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cli.ExitFailed
 	}
 	fmt.Fprint(stdout, md)
+	fmt.Fprintln(stdout, baselines.Tally(rows))
 	fmt.Fprintln(stdout, "machine:", machine)
 	fmt.Fprintln(stdout, "report:", filepath.Join(*out, baselines.ReportFile))
 	switch {
