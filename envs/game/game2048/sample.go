@@ -29,13 +29,22 @@ const (
 	// down."), so the move is a function of what the policy reads: that
 	// word and the board, and mostly of the word alone.
 	SampleAlternate Sample = "alternate"
+	// SampleRotate turns the moves round: down, right, up, left, down,
+	// ..., the move after the one the last move asked for (down at an
+	// episode's first turn), else the first of down, left, right, up
+	// that changes the board. Like SampleAlternate it reads the feedback
+	// line's move word and the board.
+	SampleRotate Sample = "rotate"
 )
 
 // samples lists the option's values, the default first.
-var samples = []string{string(SampleAny), string(SampleCorner), string(SampleMerge), string(SampleLookahead), string(SampleAlternate)}
+var samples = []string{string(SampleAny), string(SampleCorner), string(SampleMerge), string(SampleLookahead), string(SampleAlternate), string(SampleRotate)}
 
 // priority is the tie order of both scripted players.
 var priority = [...]dir{down, left, right, up}
+
+// turn is SampleRotate's move after each move: down, right, up, left.
+var turn = [...]dir{left: down, down: right, right: up, up: left}
 
 // corner is the cell that SampleLookahead keeps the largest tile in.
 const corner = (size - 1) * size
@@ -44,19 +53,28 @@ const corner = (size - 1) * size
 // option sample sets it.
 func (e *Env) SetSample(s Sample) error {
 	switch s {
-	case SampleAny, SampleCorner, SampleMerge, SampleLookahead, SampleAlternate:
+	case SampleAny, SampleCorner, SampleMerge, SampleLookahead, SampleAlternate, SampleRotate:
 		e.sample = s
 		return nil
 	}
-	return fmt.Errorf("game2048: sample %q: allowed values are any, corner, merge, lookahead, alternate", s)
+	return fmt.Errorf("game2048: sample %q: allowed values are any, corner, merge, lookahead, alternate, rotate", s)
 }
 
 // scripted returns the move of player s on b, where last is the move the
 // episode's previous turn asked for (asked false at its first turn), and
 // false when s is SampleAny or no move changes b. Only SampleAlternate
-// reads last.
+// and SampleRotate read last.
 func (b *board) scripted(s Sample, last dir, asked bool) (dir, bool) {
 	switch s {
+	case SampleRotate:
+		next := down
+		if asked {
+			next = turn[last]
+		}
+		if b.legal(next) {
+			return next, true
+		}
+		return b.scripted(SampleCorner, last, asked)
 	case SampleAlternate:
 		first, second := down, left
 		if asked && last == down {
