@@ -292,7 +292,7 @@ const (
 // draw, and another value an informed one (GuessTheNumber's "interval";
 // Mastermind's, Wordle's and Hangman's "consistent"; Hangman's "mode";
 // Wordle's and Crosswords' "first"; Sudoku's "single"; Minesweeper's "deduce"; Game2048's
-// "corner", "merge" and "lookahead"; Sokoban's "solver"; WordSearch's "last") that a warm-up
+// "corner", "merge", "lookahead", "alternate" and "rotate"; Sokoban's "solver"; WordSearch's "last") that a warm-up
 // imitates. The option changes SampleAction only, never the game, so
 // baselines compare trained play with GEM's draw and show the informed
 // player beside it.

@@ -14,8 +14,8 @@
 // goes on (an invalid move).
 //
 // Options: style ("gem" or "brief"), max_turns (0 keeps the level's) and
-// sample ("any", the default random draw; "corner", "merge" or "lookahead":
-// SampleAction plays a scripted player, see Sample).
+// sample ("any", the default random draw; "corner", "merge", "lookahead",
+// "alternate" or "rotate": SampleAction plays a scripted player, see Sample).
 //
 // docs/envs.md compares these rules with GEM's.
 package game2048

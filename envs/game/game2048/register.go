@@ -8,7 +8,7 @@ import (
 // Register adds game:Game2048-v0-easy, -hard and -random to r. Options:
 // style ("gem" or "brief"), max_turns (0 keeps the level's limit) and
 // sample ("any", the default: SampleAction's random draw; "corner",
-// "merge" or "lookahead": a scripted player, see Sample).
+// "merge", "lookahead", "alternate" or "rotate": a scripted player, see Sample).
 func Register(r *envs.Registry) error {
 	return gamekit.Register(r, "game:Game2048-v0-", []gamekit.Level[[]Level]{
 		{Name: "easy", Desc: "2048 on 4×4: reach 64 in 50 turns", Value: []Level{{"easy", 64, 50}}},

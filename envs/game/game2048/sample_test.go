@@ -79,7 +79,7 @@ func TestScriptedMoves(t *testing.T) {
 			s    Sample
 			want dir
 		}{{SampleCorner, c.corner}, {SampleMerge, c.merge}, {SampleLookahead, c.looking}} {
-			got, ok := c.b.scripted(p.s)
+			got, ok := c.b.scripted(p.s, 0, false)
 			require.True(t, ok, "%s: %s", c.name, p.s)
 			assert.Equal(t, p.want, got, "%s: %s", c.name, p.s)
 		}
@@ -90,8 +90,8 @@ func TestScriptedMoves(t *testing.T) {
 		2, 4, 2, 4,
 		4, 2, 4, 2,
 	}
-	for _, s := range []Sample{SampleAny, SampleCorner, SampleMerge, SampleLookahead} {
-		_, ok := stuck.scripted(s)
+	for _, s := range []Sample{SampleAny, SampleCorner, SampleMerge, SampleLookahead, SampleAlternate, SampleRotate} {
+		_, ok := stuck.scripted(s, down, true)
 		assert.False(t, ok, "%s on a board no move changes", s)
 	}
 }
@@ -99,12 +99,13 @@ func TestScriptedMoves(t *testing.T) {
 // TestScriptedPlayersPlayLegalMoves plays every level to its end with each
 // scripted player: every move changes the board, the move does not depend
 // on SampleAction's rng, and on easy the look-ahead wins most games, more
-// than merges first, which wins more than the fixed priority, which wins
-// more than the default draw (200 seeds each).
+// than merges first, which wins more than alternating (and so does
+// rotating), which wins more than the fixed priority, which wins more than
+// the default draw (200 seeds each).
 func TestScriptedPlayersPlayLegalMoves(t *testing.T) {
 	wins := map[Sample]int{}
 	for _, id := range ids {
-		for _, s := range []Sample{SampleAny, SampleCorner, SampleMerge, SampleLookahead} {
+		for _, s := range []Sample{SampleAny, SampleCorner, SampleMerge, SampleLookahead, SampleAlternate, SampleRotate} {
 			e := make1(t, id, envs.With(envs.SampleOption, string(s)))
 			n := uint64(50) // hard and random: legality only
 			if id == "game:Game2048-v0-easy" {
@@ -133,16 +134,20 @@ func TestScriptedPlayersPlayLegalMoves(t *testing.T) {
 			}
 		}
 	}
-	// Counted with these seeds: any 77, corner 97, merge 153, lookahead 167.
+	// Counted with these seeds: any 77, corner 97, alternate 135, rotate
+	// 145, merge 153, lookahead 167 (on the trainer's held-out seeds rotate
+	// wins more than merge: docs/envs.md).
 	assert.GreaterOrEqual(t, wins[SampleLookahead], 160, "look-ahead wins of 200")
 	assert.Greater(t, wins[SampleLookahead], wins[SampleMerge])
-	assert.Greater(t, wins[SampleMerge], wins[SampleCorner])
+	assert.Greater(t, wins[SampleMerge], wins[SampleAlternate])
+	assert.Greater(t, wins[SampleRotate], wins[SampleAlternate])
+	assert.Greater(t, wins[SampleAlternate], wins[SampleCorner])
 	assert.Greater(t, wins[SampleCorner], wins[SampleAny])
 }
 
 // TestSampleOptionDefault: sample absent and sample: any draw the same
 // moves (the draw the golden transcripts in envs/builtin pin), and a value
-// other than the four is an error naming the allowed ones.
+// other than the six is an error naming the allowed ones.
 func TestSampleOptionDefault(t *testing.T) {
 	var got [2][]string
 	for k, opts := range [][]envs.Option{nil, {envs.With(envs.SampleOption, "any")}} {
@@ -151,9 +156,9 @@ func TestSampleOptionDefault(t *testing.T) {
 	}
 	require.True(t, slices.Equal(got[0], got[1]))
 	_, err := registry(t).Make("game:Game2048-v0-easy", envs.With(envs.SampleOption, "greedy"))
-	require.ErrorContains(t, err, "allowed values are any, corner, merge, lookahead")
+	require.ErrorContains(t, err, "allowed values are any, corner, merge, lookahead, alternate, rotate")
 	e := make1(t, "game:Game2048-v0-easy")
-	require.ErrorContains(t, e.SetSample("greedy"), "allowed values are any, corner, merge, lookahead")
+	require.ErrorContains(t, e.SetSample("greedy"), "allowed values are any, corner, merge, lookahead, alternate, rotate")
 }
 
 // TestSampleBeforeReset: outside an episode a scripted player draws as by
