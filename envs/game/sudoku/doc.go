@@ -18,7 +18,9 @@
 //
 // Options: style ("gem" or "brief"), max_turns (0 keeps the level's),
 // sample ("any", the default random draw, or "single": SampleAction plays
-// the first naked single, see Env.SetSampleSingle) and mark_rejected
-// (false, the default: GEM's grid; true: the cells rejected since the last
-// placement show as 'x', see Env.SetMarkRejected).
+// the first naked single, see Env.SetSampleSingle), mark_rejected (false,
+// the default: GEM's grid; true: the cells rejected since the last
+// placement show as 'x', see Env.SetMarkRejected) and mark_filled (false,
+// the default; true: the filled cells that moves named since the last
+// placement show '!' before them, see Env.SetMarkFilled).
 package sudoku

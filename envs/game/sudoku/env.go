@@ -31,6 +31,7 @@ type Env struct {
 	maxTurns int  // 0: the level's own limit
 	single   bool // SampleAction plays the first naked single (SetSampleSingle)
 	mark     bool // rejected empty cells show as 'x' until the next placement (SetMarkRejected)
+	markHit  bool // filled cells a move named show '!' before them until the next placement (SetMarkFilled)
 
 	pcg      *rand.PCG
 	rng      *rand.Rand
@@ -38,7 +39,8 @@ type Env struct {
 	sh       shape
 	sol      []int8
 	grid     []int8
-	marked   []bool // with mark: the empty cells rejected since the last placement
+	marked   []bool // the empty cells rejected since the last placement (shown with mark)
+	hit      []bool // the filled cells moves named since the last placement (shown with markHit)
 	empty    int    // initially empty cells
 	left     int    // cells still empty
 	limit    int
@@ -94,9 +96,10 @@ func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	}
 	e.left = e.empty
 	e.marked = append(e.marked[:0], make([]bool, len(e.grid))...)
+	e.hit = append(e.hit[:0], make([]bool, len(e.grid))...)
 	e.limit = gamekit.Limit(e.lv.Turns, e.maxTurns)
 	e.ep.Start()
-	obs := e.instructions() + "\n" + string(e.sh.render(nil, e.grid, e.marks()))
+	obs := e.instructions() + "\n" + string(e.sh.render(nil, e.grid, e.marks(), e.hits()))
 	return obs, envs.Info{envs.InfoMaxTurns: e.limit, "level": e.lv.Name, "empty_cells": e.empty}, nil
 }
 
@@ -143,7 +146,7 @@ func (e *Env) Step(text string) (envs.Step, error) {
 		e.ep.Active = false
 	}
 	e.buf = append(append(e.buf[:0], msg...), '\n')
-	e.buf = e.sh.render(e.buf, e.grid, e.marks())
+	e.buf = e.sh.render(e.buf, e.grid, e.marks(), e.hits())
 	st.Obs = string(e.buf)
 	return st, nil
 }
@@ -155,6 +158,7 @@ func (e *Env) apply(a action) (msg string, reward float64, invalid bool) {
 	}
 	i := (a.row-1)*n + a.col - 1
 	if e.grid[i] != 0 {
+		e.hit[i] = true
 		return fmt.Sprintf("Invalid move: row %d column %d is already filled.", a.row, a.col), 0, true
 	}
 	v := int8(a.num)
@@ -168,6 +172,7 @@ func (e *Env) apply(a action) (msg string, reward float64, invalid bool) {
 	e.grid[i] = v
 	e.left--
 	clear(e.marked)
+	clear(e.hit)
 	return "Placed " + strconv.Itoa(a.num) + " at row " + strconv.Itoa(a.row) + " column " + strconv.Itoa(a.col) + ".",
 		1 / float64(e.empty), false
 }
@@ -180,6 +185,28 @@ func (e *Env) marks() []bool {
 	}
 	return e.marked
 }
+
+// hits is what render marks before filled cells: the filled cells that
+// moves named with SetMarkFilled, else nil.
+func (e *Env) hits() []bool {
+	if !e.markHit {
+		return nil
+	}
+	return e.hit
+}
+
+// SetMarkFilled makes the grid of each observation show '!' in place of
+// the space before every filled cell that a move named since the last
+// accepted placement (such a move is rejected and changes nothing on
+// GEM's grid); a placement clears the marks. The grid keeps its length
+// and the cells their places. A move on a filled cell then changes what
+// the player sees, as SetMarkRejected's marks do for the empty cells, so
+// a player that answers each grid with one move need not repeat it. The
+// rules, rewards and messages are unchanged, and so is the single
+// player's move (it reads the numbers and the 'x' marks only). The option
+// mark_filled: true sets it; GEM's observation (false, the default) has
+// no such marks.
+func (e *Env) SetMarkFilled(on bool) { e.markHit = on }
 
 // SetMarkRejected makes the grid of each observation show as 'x' every
 // empty cell on which a number was rejected (a clash or a number that

@@ -15,8 +15,10 @@ func hardLevel() Level { return Level{Name: "hard", Box: 3, Blanks: 50, Turns: 5
 // Register adds game:Sudoku-v0-easy, -hard and -random to r. Options: style
 // ("gem" or "brief"), max_turns (0 keeps the level's limit), sample
 // ("any", the default: SampleAction's random draw; "single": the first
-// naked single, SetSampleSingle) and mark_rejected (false, the default:
-// GEM's grid; true: rejected cells show as 'x', SetMarkRejected).
+// naked single, SetSampleSingle), mark_rejected (false, the default:
+// GEM's grid; true: rejected cells show as 'x', SetMarkRejected) and
+// mark_filled (false, the default; true: a filled cell a move named shows
+// '!' before it, SetMarkFilled).
 func Register(r *envs.Registry) error {
 	return gamekit.Register(r, "game:Sudoku-v0-", []gamekit.Level[[]Level]{
 		{Name: "easy", Desc: "Sudoku 4×4 with up to 10 empty cells, 15 turns, unique solution", Value: []Level{easyLevel()}},
@@ -31,11 +33,13 @@ func factory(levels []Level) envs.Factory {
 	withSample := gamekit.SampleFactory(0, 0, 10000, New, func(e *Env, s string) error { e.SetSampleSingle(s == "single"); return nil }, "any", "single")(levels)
 	return func(o *envs.Options) (envs.Env, error) {
 		mark := o.Bool("mark_rejected", false)
+		markFilled := o.Bool("mark_filled", false)
 		env, err := withSample(o)
 		if err != nil {
 			return nil, err
 		}
 		env.(*Env).SetMarkRejected(mark)
+		env.(*Env).SetMarkFilled(markFilled)
 		return env, nil
 	}
 }
