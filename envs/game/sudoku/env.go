@@ -30,6 +30,7 @@ type Env struct {
 	style    envs.Style
 	maxTurns int  // 0: the level's own limit
 	single   bool // SampleAction plays the first naked single (SetSampleSingle)
+	first    bool // SampleAction guesses on the first unmarked empty cell (SetSampleFirst)
 	mark     bool // rejected empty cells show as 'x' until the next placement (SetMarkRejected)
 	markHit  bool // filled cells a move named show '!' before them until the next placement (SetMarkFilled)
 
@@ -242,6 +243,11 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 			return envs.Boxed(a.String())
 		}
 	}
+	if e.first {
+		if a, ok := e.firstGuess(); ok {
+			return envs.Boxed(a.String())
+		}
+	}
 	n := e.sh.n
 	e.scratchC = e.scratchC[:0]
 	for i, v := range e.grid {
@@ -257,6 +263,49 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 		num = cands[r.IntN(len(cands))]
 	}
 	return envs.Boxed(action{row + 1, col + 1, num}.String())
+}
+
+// SetSampleFirst makes SampleAction play, during an episode, the first
+// empty cell in reading order that is not marked (SetMarkRejected), with
+// the smallest number that clashes with no filled cell of its row, column
+// or box; where every empty cell is marked, the first marked one. The
+// guess is right when the cell is a naked single and may be wrong
+// otherwise; rejected, it marks the cell, and the next move is the next
+// unmarked cell's, so the player needs no search and reads one cell's
+// row, column and box at a time. Its move is a function of what the
+// observation shows. It is meant with SetMarkRejected: without the marks a
+// rejected guess leaves the grid as it was and would be guessed again (the
+// option sample: first requires mark_rejected: true). The game is
+// unchanged.
+func (e *Env) SetSampleFirst(on bool) { e.first = on }
+
+// firstGuess is SetSampleFirst's move: false when no empty cell has a
+// number that clashes with nothing (a grid no placement can reach, since
+// every accepted number is the solution's).
+func (e *Env) firstGuess() (action, bool) {
+	n := e.sh.n
+	cell := -1
+	for i, v := range e.grid {
+		if v != 0 {
+			continue
+		}
+		if !e.mark || !e.marked[i] {
+			cell = i
+			break
+		}
+		if cell < 0 {
+			cell = i
+		}
+	}
+	if cell < 0 {
+		return action{}, false
+	}
+	row, col := cell/n, cell%n
+	fit := e.candidates(nil, row, col)
+	if len(fit) == 0 {
+		return action{}, false
+	}
+	return action{row + 1, col + 1, fit[0]}, true
 }
 
 // nakedSingle finds the first empty cell in reading order with exactly one
