@@ -17,8 +17,12 @@
 // the turn limit truncates the episode.
 //
 // Options: style ("gem" or "brief"), max_turns (0 keeps the level's),
-// sample ("any", the default random draw, or "single": SampleAction plays
-// the first naked single, see Env.SetSampleSingle) and mark_rejected
-// (false, the default: GEM's grid; true: the cells rejected since the last
-// placement show as 'x', see Env.SetMarkRejected).
+// sample ("any", the default random draw; "single": SampleAction plays
+// the first naked single, see Env.SetSampleSingle; "first": the smallest
+// number that fits the first unmarked empty cell, see Env.SetSampleFirst,
+// which needs mark_rejected), mark_rejected (false,
+// the default: GEM's grid; true: the cells rejected since the last
+// placement show as 'x', see Env.SetMarkRejected) and mark_filled (false,
+// the default; true: the filled cells that moves named since the last
+// placement show '!' before them, see Env.SetMarkFilled).
 package sudoku

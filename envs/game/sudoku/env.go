@@ -30,7 +30,9 @@ type Env struct {
 	style    envs.Style
 	maxTurns int  // 0: the level's own limit
 	single   bool // SampleAction plays the first naked single (SetSampleSingle)
+	first    bool // SampleAction guesses on the first unmarked empty cell (SetSampleFirst)
 	mark     bool // rejected empty cells show as 'x' until the next placement (SetMarkRejected)
+	markHit  bool // filled cells a move named show '!' before them until the next placement (SetMarkFilled)
 
 	pcg      *rand.PCG
 	rng      *rand.Rand
@@ -38,7 +40,8 @@ type Env struct {
 	sh       shape
 	sol      []int8
 	grid     []int8
-	marked   []bool // with mark: the empty cells rejected since the last placement
+	marked   []bool // the empty cells rejected since the last placement (shown with mark)
+	hit      []bool // the filled cells moves named since the last placement (shown with markHit)
 	empty    int    // initially empty cells
 	left     int    // cells still empty
 	limit    int
@@ -94,9 +97,10 @@ func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	}
 	e.left = e.empty
 	e.marked = append(e.marked[:0], make([]bool, len(e.grid))...)
+	e.hit = append(e.hit[:0], make([]bool, len(e.grid))...)
 	e.limit = gamekit.Limit(e.lv.Turns, e.maxTurns)
 	e.ep.Start()
-	obs := e.instructions() + "\n" + string(e.sh.render(nil, e.grid, e.marks()))
+	obs := e.instructions() + "\n" + string(e.sh.render(nil, e.grid, e.marks(), e.hits()))
 	return obs, envs.Info{envs.InfoMaxTurns: e.limit, "level": e.lv.Name, "empty_cells": e.empty}, nil
 }
 
@@ -143,7 +147,7 @@ func (e *Env) Step(text string) (envs.Step, error) {
 		e.ep.Active = false
 	}
 	e.buf = append(append(e.buf[:0], msg...), '\n')
-	e.buf = e.sh.render(e.buf, e.grid, e.marks())
+	e.buf = e.sh.render(e.buf, e.grid, e.marks(), e.hits())
 	st.Obs = string(e.buf)
 	return st, nil
 }
@@ -155,6 +159,7 @@ func (e *Env) apply(a action) (msg string, reward float64, invalid bool) {
 	}
 	i := (a.row-1)*n + a.col - 1
 	if e.grid[i] != 0 {
+		e.hit[i] = true
 		return fmt.Sprintf("Invalid move: row %d column %d is already filled.", a.row, a.col), 0, true
 	}
 	v := int8(a.num)
@@ -168,6 +173,7 @@ func (e *Env) apply(a action) (msg string, reward float64, invalid bool) {
 	e.grid[i] = v
 	e.left--
 	clear(e.marked)
+	clear(e.hit)
 	return "Placed " + strconv.Itoa(a.num) + " at row " + strconv.Itoa(a.row) + " column " + strconv.Itoa(a.col) + ".",
 		1 / float64(e.empty), false
 }
@@ -180,6 +186,28 @@ func (e *Env) marks() []bool {
 	}
 	return e.marked
 }
+
+// hits is what render marks before filled cells: the filled cells that
+// moves named with SetMarkFilled, else nil.
+func (e *Env) hits() []bool {
+	if !e.markHit {
+		return nil
+	}
+	return e.hit
+}
+
+// SetMarkFilled makes the grid of each observation show '!' in place of
+// the space before every filled cell that a move named since the last
+// accepted placement (such a move is rejected and changes nothing on
+// GEM's grid); a placement clears the marks. The grid keeps its length
+// and the cells their places. A move on a filled cell then changes what
+// the player sees, as SetMarkRejected's marks do for the empty cells, so
+// a player that answers each grid with one move need not repeat it. The
+// rules, rewards and messages are unchanged, and so is the single
+// player's move (it reads the numbers and the 'x' marks only). The option
+// mark_filled: true sets it; GEM's observation (false, the default) has
+// no such marks.
+func (e *Env) SetMarkFilled(on bool) { e.markHit = on }
 
 // SetMarkRejected makes the grid of each observation show as 'x' every
 // empty cell on which a number was rejected (a clash or a number that
@@ -215,6 +243,11 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 			return envs.Boxed(a.String())
 		}
 	}
+	if e.first {
+		if a, ok := e.firstGuess(); ok {
+			return envs.Boxed(a.String())
+		}
+	}
 	n := e.sh.n
 	e.scratchC = e.scratchC[:0]
 	for i, v := range e.grid {
@@ -230,6 +263,49 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 		num = cands[r.IntN(len(cands))]
 	}
 	return envs.Boxed(action{row + 1, col + 1, num}.String())
+}
+
+// SetSampleFirst makes SampleAction play, during an episode, the first
+// empty cell in reading order that is not marked (SetMarkRejected), with
+// the smallest number that clashes with no filled cell of its row, column
+// or box; where every empty cell is marked, the first marked one. The
+// guess is right when the cell is a naked single and may be wrong
+// otherwise; rejected, it marks the cell, and the next move is the next
+// unmarked cell's, so the player needs no search and reads one cell's
+// row, column and box at a time. Its move is a function of what the
+// observation shows. It is meant with SetMarkRejected: without the marks a
+// rejected guess leaves the grid as it was and would be guessed again (the
+// option sample: first requires mark_rejected: true). The game is
+// unchanged.
+func (e *Env) SetSampleFirst(on bool) { e.first = on }
+
+// firstGuess is SetSampleFirst's move: false when no empty cell has a
+// number that clashes with nothing (a grid no placement can reach, since
+// every accepted number is the solution's).
+func (e *Env) firstGuess() (action, bool) {
+	n := e.sh.n
+	cell := -1
+	for i, v := range e.grid {
+		if v != 0 {
+			continue
+		}
+		if !e.mark || !e.marked[i] {
+			cell = i
+			break
+		}
+		if cell < 0 {
+			cell = i
+		}
+	}
+	if cell < 0 {
+		return action{}, false
+	}
+	row, col := cell/n, cell%n
+	fit := e.candidates(nil, row, col)
+	if len(fit) == 0 {
+		return action{}, false
+	}
+	return action{row + 1, col + 1, fit[0]}, true
 }
 
 // nakedSingle finds the first empty cell in reading order with exactly one

@@ -49,7 +49,7 @@ func TestResetPuzzleIsUnique(t *testing.T) {
 			require.Equal(t, e.lv.Turns, info[envs.InfoMaxTurns])
 			require.Equal(t, len(emptyCells(e)), info["empty_cells"])
 			require.Equal(t, 1, naiveCount(e.grid, e.lv.Box, 2), "%s seed %d", id, seed)
-			require.True(t, strings.HasSuffix(obs, string(e.sh.render(nil, e.grid, nil))))
+			require.True(t, strings.HasSuffix(obs, string(e.sh.render(nil, e.grid, nil, nil))))
 		}
 	}
 }

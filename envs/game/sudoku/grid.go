@@ -171,9 +171,10 @@ func (s shape) conflict(g []int8, r, c int, v int8) string {
 	return ""
 }
 
-// render writes g with 1-based row and column numbers; '.' is empty, and
-// 'x' an empty cell i with marks[i] set (marks nil: none).
-func (s shape) render(buf []byte, g []int8, marks []bool) []byte {
+// render writes g with 1-based row and column numbers; '.' is empty, 'x'
+// an empty cell i with marks[i] set, and a filled cell i with hits[i] set
+// has '!' before it instead of a space (marks, hits nil: none).
+func (s shape) render(buf []byte, g []int8, marks, hits []bool) []byte {
 	buf = append(buf, ' ')
 	for c := range s.n {
 		buf = append(buf, ' ', byte('1'+c))
@@ -181,13 +182,16 @@ func (s shape) render(buf []byte, g []int8, marks []bool) []byte {
 	for r := range s.n {
 		buf = append(buf, '\n', byte('1'+r))
 		for c := range s.n {
-			ch := byte('.')
+			sep, ch := byte(' '), byte('.')
 			if v := g[r*s.n+c]; v != 0 {
 				ch = byte('0' + v)
+				if hits != nil && hits[r*s.n+c] {
+					sep = '!'
+				}
 			} else if marks != nil && marks[r*s.n+c] {
 				ch = 'x'
 			}
-			buf = append(buf, ' ', ch)
+			buf = append(buf, sep, ch)
 		}
 	}
 	return buf

@@ -82,7 +82,7 @@ func TestSolutionsAreValid(t *testing.T) {
 		for seed := range uint64(seeds) {
 			g := s.solution(rand.New(rand.NewPCG(seed, 0)))
 			require.True(t, valid(g, b), "box %d seed %d: %v", b, seed, g)
-			seen[string(s.render(nil, g, nil))] = true
+			seen[string(s.render(nil, g, nil, nil))] = true
 		}
 		if b == 2 {
 			assert.Len(t, seen, 288, "every one of the 288 complete 4×4 grids comes out")
@@ -148,5 +148,5 @@ func TestConflictAndRender(t *testing.T) {
 	assert.Equal(t, "column", s.conflict(g, 2, 1, 3))
 	assert.Equal(t, "box", s.conflict(g, 0, 3, 2))
 	assert.Equal(t, "", s.conflict(g, 2, 2, 4))
-	assert.Equal(t, "  1 2 3 4\n1 1 . . .\n2 . . 2 .\n3 . . . .\n4 . 3 . .", string(s.render(nil, g, nil)))
+	assert.Equal(t, "  1 2 3 4\n1 1 . . .\n2 . . 2 .\n3 . . . .\n4 . 3 . .", string(s.render(nil, g, nil, nil)))
 }

@@ -106,7 +106,7 @@ func TestSampleSingleFallsBackToTheDefaultDraw(t *testing.T) {
 
 // TestSampleOptionDefault: sample absent and sample: any draw the same
 // moves (the draw the golden transcripts in envs/builtin pin), and a value
-// other than any or single is an error naming the allowed ones.
+// other than any, single or first is an error naming the allowed ones.
 func TestSampleOptionDefault(t *testing.T) {
 	var got [2][]string
 	for k, opts := range [][]envs.Option{nil, {envs.With(envs.SampleOption, "any")}} {
@@ -127,8 +127,8 @@ func TestSampleOptionDefault(t *testing.T) {
 		}
 	}
 	assert.Greater(t, differ, 25, "the default draw is random, not the first single")
-	_, err := registry(t).Make("game:Sudoku-v0-easy", envs.With(envs.SampleOption, "first"))
+	_, err := registry(t).Make("game:Sudoku-v0-easy", envs.With(envs.SampleOption, "last"))
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), fmt.Sprintf(`%s = "first"`, envs.SampleOption))
-	assert.Contains(t, err.Error(), "any, single")
+	assert.Contains(t, err.Error(), fmt.Sprintf(`%s = "last"`, envs.SampleOption))
+	assert.Contains(t, err.Error(), "any, single, first")
 }
