@@ -291,9 +291,10 @@ const (
 // (SampleAction) where it has more than one: its default is always GEM's
 // draw, and another value an informed one (GuessTheNumber's "interval";
 // Mastermind's, Wordle's and Hangman's "consistent"; Hangman's "mode";
-// Wordle's and Crosswords' "first"; Sudoku's "single"; Minesweeper's "deduce"; Game2048's
-// "corner", "merge", "lookahead", "alternate" and "rotate"; Sokoban's "solver"; WordSearch's "last") that a warm-up
-// imitates. The option changes SampleAction only, never the game, so
+// Wordle's and Crosswords' "first"; Sudoku's "single" and "first";
+// Minesweeper's "deduce"; Game2048's "corner", "merge", "lookahead",
+// "alternate" and "rotate"; Sokoban's "solver"; WordSearch's "last") that a
+// warm-up imitates. The option changes SampleAction only, never the game, so
 // baselines compare trained play with GEM's draw and show the informed
 // player beside it.
 const SampleOption = "sample"

@@ -34,8 +34,7 @@ type Env struct {
 	limit    int
 	ep       gamekit.Episode
 	buf      []byte
-	last     dir  // the move the latest Step asked for, valid or not
-	asked    bool // whether a Step has asked for one this episode
+	last     dir // the move the latest Step asked for, valid or not (this episode's when ep.Turn > 0)
 }
 
 var (
@@ -78,7 +77,6 @@ func (e *Env) Reset(seed uint64) (string, envs.Info, error) {
 	e.startMax = e.b.maxTile()
 	e.credited = e.startMax
 	e.limit = gamekit.Limit(e.lv.Turns, e.maxTurns)
-	e.asked = false
 	e.ep.Start()
 	obs := e.instructions() + "\n" + string(e.b.render(nil))
 	return obs, envs.Info{envs.InfoMaxTurns: e.limit, "level": e.lv.Name, "target": e.lv.Target}, nil
@@ -107,7 +105,7 @@ func (e *Env) Step(text string) (envs.Step, error) {
 		e.ep.Active = false
 		return gamekit.FormatError(info, "Format error: "+err.Error()+`. Answer \boxed{left}, \boxed{right}, \boxed{up} or \boxed{down}.`), nil
 	}
-	e.last, e.asked = d, true
+	e.last = d
 	st := envs.Step{Info: info}
 	var msg string
 	changed, merged := e.b.move(d)
@@ -158,7 +156,8 @@ func (e *Env) score(tile int) float64 {
 // it plays, during an episode, the scripted player's move instead.
 func (e *Env) SampleAction(r *rand.Rand) string {
 	if e.ep.Active {
-		if d, ok := e.b.scripted(e.sample, e.last, e.asked); ok {
+		// a turn taken asked for a move: one that parsed none ended the episode
+		if d, ok := e.b.scripted(e.sample, e.last, e.ep.Turn > 0); ok {
 			return envs.Boxed(d.String())
 		}
 	}

@@ -279,39 +279,25 @@ func (e *Env) SampleAction(r *rand.Rand) string {
 // unchanged.
 func (e *Env) SetSampleFirst(on bool) { e.first = on }
 
-// firstGuess is SetSampleFirst's move: false when no empty cell has a
-// number that clashes with nothing (a grid no placement can reach, since
-// every accepted number is the solution's).
+// firstGuess is SetSampleFirst's move: the smallest fitting number of the
+// first empty cell (every empty cell of a reachable grid has one, its
+// solution's number, since every accepted number is the solution's).
 func (e *Env) firstGuess() (action, bool) {
-	n := e.sh.n
-	cell := -1
-	for i, v := range e.grid {
-		if v != 0 {
-			continue
-		}
-		if !e.mark || !e.marked[i] {
-			cell = i
-			break
-		}
-		if cell < 0 {
-			cell = i
-		}
-	}
-	if cell < 0 {
-		return action{}, false
-	}
-	row, col := cell/n, cell%n
-	fit := e.candidates(nil, row, col)
-	if len(fit) == 0 {
-		return action{}, false
-	}
-	return action{row + 1, col + 1, fit[0]}, true
+	return e.firstCell(func(fit []int) bool { return len(fit) > 0 })
 }
 
 // nakedSingle finds the first empty cell in reading order with exactly one
 // number that clashes with no filled cell; with SetMarkRejected the first
 // unmarked one, and the first marked one where all are marked.
 func (e *Env) nakedSingle() (action, bool) {
+	return e.firstCell(func(fit []int) bool { return len(fit) == 1 })
+}
+
+// firstCell returns the move that places the smallest fitting number on
+// the first empty cell in reading order whose fitting numbers (candidates)
+// accept takes; with SetMarkRejected the first such cell not marked, and
+// the first marked one where every such cell is marked. false: no cell.
+func (e *Env) firstCell(accept func(fit []int) bool) (action, bool) {
 	n := e.sh.n
 	var first action
 	found := false
@@ -320,7 +306,7 @@ func (e *Env) nakedSingle() (action, bool) {
 			continue
 		}
 		row, col := i/n, i%n
-		if fit := e.candidates(nil, row, col); len(fit) == 1 {
+		if fit := e.candidates(nil, row, col); accept(fit) {
 			a := action{row + 1, col + 1, fit[0]}
 			if !e.mark || !e.marked[i] {
 				return a, true

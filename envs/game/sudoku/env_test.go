@@ -40,6 +40,14 @@ func emptyCells(e *Env) []int {
 	return out
 }
 
+// wrongNumber draws an empty cell of an easy (4×4) game and a number that
+// is not its solution's: the cell and the boxed move.
+func wrongNumber(e *Env, r *rand.Rand) (int, string) {
+	cells := emptyCells(e)
+	i := cells[r.IntN(len(cells))]
+	return i, envs.Boxed(action{i/4 + 1, i%4 + 1, 1 + (int(e.sol[i])+r.IntN(3))%4}.String())
+}
+
 func TestResetPuzzleIsUnique(t *testing.T) {
 	for _, id := range ids {
 		e := make1(t, id)

@@ -77,9 +77,8 @@ func TestSampleFirstIsAFunctionOfTheObservation(t *testing.T) {
 				}
 				st = step(t, e, envs.Boxed(action{i/4 + 1, i%4 + 1, 1 + r.IntN(4)}.String()))
 			case u < 0.4:
-				cells := emptyCells(e)
-				i := cells[r.IntN(len(cells))]
-				st = step(t, e, envs.Boxed(action{i/4 + 1, i%4 + 1, 1 + (int(e.sol[i])+r.IntN(3))%4}.String()))
+				_, wrong := wrongNumber(e, r)
+				st = step(t, e, wrong)
 			default:
 				var err error
 				own, err = parseAction(a)

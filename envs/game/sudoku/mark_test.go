@@ -130,10 +130,8 @@ func TestMarkRejectedSingleIsAFunctionOfTheObservation(t *testing.T) {
 				skipped++
 			}
 			if r.Float64() < 0.4 {
-				cells := emptyCells(e)
-				i := cells[r.IntN(len(cells))]
-				num := 1 + (int(e.sol[i])+r.IntN(3))%4 // never the solution's
-				a = envs.Boxed(action{i/4 + 1, i%4 + 1, num}.String())
+				var i int
+				i, a = wrongNumber(e, r)
 				rejected[i] = true
 			} else {
 				clear(rejected)

@@ -84,10 +84,8 @@ func TestMarkFilledSingleIsAFunctionOfTheObservation(t *testing.T) {
 				a = envs.Boxed(action{i/4 + 1, i%4 + 1, 1 + r.IntN(4)}.String())
 				named[i] = true
 			case u < 0.5:
-				cells := emptyCells(e)
-				i := cells[r.IntN(len(cells))]
-				num := 1 + (int(e.sol[i])+r.IntN(3))%4 // never the solution's
-				a = envs.Boxed(action{i/4 + 1, i%4 + 1, num}.String())
+				var i int
+				i, a = wrongNumber(e, r)
 				rejected[i] = true
 			default:
 				clear(rejected)

@@ -2,6 +2,7 @@ package wordsearch
 
 import (
 	"errors"
+
 	"github.com/gemgo/gemgo/envs"
 )
 
